@@ -1,0 +1,190 @@
+//! The loop of one run.
+
+use std::collections::HashSet;
+use std::future::pending;
+
+use futures_util::StreamExt;
+use tokio::time::{Instant, sleep_until};
+use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
+
+use super::{Agent, AgentOutcome, RunStatus};
+use crate::{AgentEvent, ChatRequest, EventSink, Message, RunContext, ToolError, Usage};
+
+/// What a run has built so far; lives outside the loop's future so a timeout or a
+/// cancellation that drops the loop keeps it.
+struct RunState {
+    messages: Vec<Message>,
+    usage: Usage,
+    rounds: u32,
+    answer: Option<String>,
+    error: Option<String>,
+}
+
+impl Agent {
+    pub(super) async fn execute(
+        &self,
+        input: String,
+        trace_id: String,
+        cancellation: CancellationToken,
+        sink: EventSink,
+    ) -> AgentOutcome {
+        let inner = &self.inner;
+        // A child, so stopping our calls on timeout leaves the caller's token alone.
+        let token = cancellation.child_token();
+        let run = RunContext::new()
+            .with_trace_id(trace_id.as_str())
+            .with_session(inner.session_id.clone())
+            .with_cancellation(token.clone())
+            .with_events(sink.clone());
+        let deadline = inner.timeout.map(|timeout| Instant::now() + timeout);
+        let mut state = RunState {
+            messages: vec![
+                Message::system(inner.system_prompt.clone()),
+                Message::user(input),
+            ],
+            usage: Usage::default(),
+            rounds: 0,
+            answer: None,
+            error: None,
+        };
+        let span = tracing::info_span!("agent_run", trace_id = trace_id.as_str(), session_id = %inner.session_id);
+        let status = async {
+            tokio::select! {
+                biased;
+                () = token.cancelled() => RunStatus::Cancelled,
+                () = sleep_until_some(deadline) => RunStatus::Timeout,
+                status = self.rounds(&mut state, &run, deadline) => status,
+            }
+        }
+        .instrument(span)
+        .await;
+        if matches!(status, RunStatus::Cancelled | RunStatus::Timeout) {
+            token.cancel();
+            close_open_calls(&mut state.messages);
+        }
+        tracing::info!(trace_id = trace_id.as_str(), %status, rounds = state.rounds, "agent run finished");
+        sink.emit(AgentEvent::Finished {
+            status,
+            rounds: state.rounds,
+        });
+        AgentOutcome {
+            trace_id,
+            status,
+            answer: state.answer,
+            messages: state.messages,
+            usage: state.usage,
+            rounds: state.rounds,
+            events: sink.events(),
+            error: state.error,
+        }
+    }
+
+    /// Rounds until an answer, the limit, or a backend failure. Dropped mid-way on
+    /// timeout or cancellation; `state` keeps what was done.
+    async fn rounds(
+        &self,
+        state: &mut RunState,
+        run: &RunContext,
+        deadline: Option<Instant>,
+    ) -> RunStatus {
+        let inner = &self.inner;
+        for round in 1..=inner.max_rounds {
+            state.rounds = round;
+            run.emit(|| AgentEvent::RoundStarted { round });
+            let span = tracing::info_span!("round", trace_id = run.trace_id(), round);
+            let tools = inner.dispatcher.registry().schemas();
+            let request = ChatRequest::new(&state.messages, &tools)
+                .with_tool_choice(&inner.tool_choice)
+                .with_deadline(deadline);
+            let response = match inner
+                .backend
+                .complete(request)
+                .instrument(span.clone())
+                .await
+            {
+                Ok(response) => response,
+                Err(error) => {
+                    tracing::warn!(trace_id = run.trace_id(), %error, "backend failed");
+                    state.error = Some(error.to_string());
+                    return RunStatus::Failed;
+                }
+            };
+            if let Some(usage) = response.usage {
+                state.usage += usage;
+            }
+            run.emit(|| AgentEvent::LlmResponse {
+                round,
+                content: response.message.content.clone(),
+                tool_calls: response.message.tool_calls.clone(),
+                usage: response.usage,
+                finish_reason: response.finish_reason.clone(),
+            });
+            let calls = response.message.tool_calls.clone();
+            let content = response.message.content.clone();
+            state.messages.push(Message::Assistant(response.message));
+            if calls.is_empty() {
+                state.answer = content;
+                return RunStatus::Completed;
+            }
+            // Results land in the transcript one by one, in call order, so a run cut
+            // short keeps every result that was already in.
+            let mut reports = std::pin::pin!(inner.dispatcher.dispatch_stream(&calls, run));
+            while let Some(report) = reports.next().instrument(span.clone()).await {
+                state.messages.push(report.into_message());
+            }
+        }
+        RunStatus::MaxRounds
+    }
+}
+
+async fn sleep_until_some(deadline: Option<Instant>) {
+    match deadline {
+        Some(deadline) => sleep_until(deadline).await,
+        None => pending().await,
+    }
+}
+
+/// Answer every call of the last assistant message that has no tool message yet, so
+/// the transcript stays valid to send to a server again.
+fn close_open_calls(messages: &mut Vec<Message>) {
+    let Some(at) = messages
+        .iter()
+        .rposition(|message| matches!(message, Message::Assistant(_)))
+    else {
+        return;
+    };
+    let answered: HashSet<&str> = messages[at + 1..]
+        .iter()
+        .filter_map(|message| match message {
+            Message::Tool(tool) => Some(tool.tool_call_id.as_str()),
+            _ => None,
+        })
+        .collect();
+    let missing: Vec<Message> = messages[at]
+        .calls()
+        .iter()
+        .filter(|call| !answered.contains(call.id.as_str()))
+        .map(|call| {
+            let error = ToolError::Cancelled {
+                tool: call.name().to_owned(),
+            };
+            Message::tool(call.id.clone(), call.name(), error.to_content())
+        })
+        .collect();
+    messages.extend(missing);
+}
+
+/// The outcome of a run whose task died (a panic in a backend, say).
+pub(super) fn crashed(trace_id: String, why: &str) -> AgentOutcome {
+    AgentOutcome {
+        trace_id,
+        status: RunStatus::Failed,
+        answer: None,
+        messages: Vec::new(),
+        usage: Usage::default(),
+        rounds: 0,
+        events: Vec::new(),
+        error: Some(format!("the run's task ended abnormally: {why}")),
+    }
+}

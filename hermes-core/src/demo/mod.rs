@@ -1,0 +1,5 @@
+//! Demo tools for examples, tests and the `hermes` CLI until the built-in families land.
+
+mod calc;
+
+pub use calc::{Calc, CalcError, evaluate};

@@ -1,0 +1,325 @@
+//! The [`Dispatcher`]: the gateway every tool call goes through.
+//!
+//! One call, in order ([`Dispatcher::dispatch`]):
+//! 1. [`lookup`]: find the tool (unknown: an error listing close names);
+//! 2. [`parse`]: parse the argument string (bad JSON: the parser's message and position);
+//! 3. [`validate`]: check the compiled schema (every violation, with its path and rule);
+//! 4. [`policy`] and [`approval`]: allow, deny, or ask; `dangerous` always asks;
+//! 5. [`idempotency`]: a repeated `write` call returns the first result;
+//! 6. [`invoke`]: run under the timeout and the run's cancellation, panics caught;
+//! 7. [`cap`]: cut long results, head and tail kept.
+//!
+//! Every failure becomes a structured tool message; nothing here ends a run.
+
+mod approval;
+mod cap;
+mod idempotency;
+mod invoke;
+mod lookup;
+mod parse;
+mod policy;
+mod validate;
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures_util::{Stream, StreamExt, stream};
+use serde_json::Value;
+use tracing::Instrument;
+
+pub use idempotency::IDEMPOTENCY_KEY_ARG;
+
+use crate::policy::{Approver, DefaultPolicy, DenyAll, Policy};
+use crate::registry::Entry;
+use crate::{
+    AgentEvent, CallOutcome, DEFAULT_MAX_RESULT_BYTES, Error, Message, Registry, RunContext, Scope,
+    ToolCall, ToolContext, ToolError, ToolMessage,
+};
+
+/// The default bound on calls of one assistant message that run at once.
+pub const DEFAULT_MAX_PARALLEL_TOOLS: usize = 8;
+/// How many `write` results the idempotency cache keeps by default.
+pub const DEFAULT_IDEMPOTENCY_CAPACITY: usize = 4096;
+
+/// Runs tool calls through the gateway steps. Cheap to clone.
+///
+/// ```
+/// use hermes_core::{Dispatcher, Registry, RunContext, ToolCall, demo::Calc};
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), hermes_core::Error> {
+/// let registry = Registry::new();
+/// registry.register(Calc::new())?;
+/// let dispatcher = Dispatcher::new(registry);
+///
+/// let call = ToolCall::new("call_1", "calc", r#"{"expression": "2 * (3 + 4)"}"#);
+/// let report = dispatcher.dispatch(&call, &RunContext::new()).await;
+/// assert!(report.is_success());
+/// assert_eq!(report.message.content, r#"{"expression":"2 * (3 + 4)","result":14}"#);
+///
+/// let typo = ToolCall::new("call_2", "clac", "{}");
+/// let report = dispatcher.dispatch(&typo, &RunContext::new()).await;
+/// assert!(report.message.content.contains("did you mean calc?"));
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone)]
+pub struct Dispatcher {
+    registry: Registry,
+    policy: Arc<dyn Policy>,
+    approver: Arc<dyn Approver>,
+    idempotency: Arc<idempotency::IdempotencyCache>,
+    max_parallel_tools: usize,
+}
+
+impl Dispatcher {
+    /// A dispatcher with the default policy, an approver that refuses, and at most
+    /// eight calls at once.
+    pub fn new(registry: Registry) -> Self {
+        Self {
+            registry,
+            policy: Arc::new(DefaultPolicy),
+            approver: Arc::new(DenyAll),
+            idempotency: Arc::new(idempotency::IdempotencyCache::new(
+                DEFAULT_IDEMPOTENCY_CAPACITY,
+            )),
+            max_parallel_tools: DEFAULT_MAX_PARALLEL_TOOLS,
+        }
+    }
+
+    /// Configure a dispatcher.
+    pub fn builder(registry: Registry) -> DispatcherBuilder {
+        DispatcherBuilder {
+            dispatcher: Self::new(registry),
+        }
+    }
+
+    /// The registry calls are looked up in.
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// The bound on concurrent calls in [`dispatch_all`](Self::dispatch_all).
+    pub fn max_parallel_tools(&self) -> usize {
+        self.max_parallel_tools
+    }
+
+    /// Run one call through every gateway step. Never fails: a failure is a report whose
+    /// message carries `{"error": {"kind", "message"}}`.
+    pub async fn dispatch(&self, call: &ToolCall, run: &RunContext) -> CallReport {
+        let started = Instant::now();
+        let name = call.name();
+        run.emit(|| AgentEvent::ToolCallStarted {
+            tool_call_id: call.id.clone(),
+            name: name.to_owned(),
+        });
+        let span = tracing::info_span!(
+            "tool_call",
+            trace_id = run.trace_id(),
+            tool = name,
+            tool_call_id = call.id.as_str()
+        );
+        let (content, error, replayed) = match self.gateway(call, run).instrument(span).await {
+            Ok((content, replayed)) => (content, None, replayed),
+            Err(error) => {
+                tracing::debug!(trace_id = run.trace_id(), tool = name, %error, "tool call failed");
+                let content = cap::cap(error.to_content(), DEFAULT_MAX_RESULT_BYTES);
+                (content, Some(error), false)
+            }
+        };
+        let report = CallReport {
+            message: ToolMessage {
+                tool_call_id: call.id.clone(),
+                name: name.to_owned(),
+                content,
+            },
+            error,
+            duration: started.elapsed(),
+            replayed,
+        };
+        run.emit(|| AgentEvent::ToolCallFinished {
+            tool_call_id: call.id.clone(),
+            name: name.to_owned(),
+            duration: report.duration,
+            outcome: report.outcome(),
+            replayed,
+        });
+        report
+    }
+
+    /// Run the calls of one assistant message concurrently, at most
+    /// [`max_parallel_tools`](Self::max_parallel_tools) at once. Reports come back in
+    /// call order, whatever order the calls finish in.
+    pub async fn dispatch_all(&self, calls: &[ToolCall], run: &RunContext) -> Vec<CallReport> {
+        if let [call] = calls {
+            return vec![self.dispatch(call, run).await];
+        }
+        self.dispatch_stream(calls, run).collect().await
+    }
+
+    /// [`dispatch_all`](Self::dispatch_all) as a stream: each report is yielded, in call
+    /// order, as soon as it and every call before it have finished.
+    pub fn dispatch_stream<'a>(
+        &'a self,
+        calls: &'a [ToolCall],
+        run: &'a RunContext,
+    ) -> impl Stream<Item = CallReport> + Send + 'a {
+        stream::iter(calls)
+            .map(move |call| self.dispatch(call, run))
+            .buffered(self.max_parallel_tools)
+    }
+
+    /// Steps 1 to 7; the content of a success and whether it was replayed.
+    async fn gateway(
+        &self,
+        call: &ToolCall,
+        run: &RunContext,
+    ) -> Result<(String, bool), ToolError> {
+        let entry = lookup::find(&self.registry, call.name())?;
+        let args = parse::arguments(call.arguments())?;
+        validate::arguments(entry.validator(), &args)?;
+        let spec = entry.spec();
+        let ctx = ToolContext::for_call(
+            Arc::clone(run.shared_trace_id()),
+            Arc::clone(run.shared_session_id()),
+            Arc::from(call.id.as_str()),
+            run.cancellation().child_token(),
+            Arc::clone(&self.policy),
+            Arc::clone(&self.approver),
+        );
+        if let policy::Verdict::AskApproval { prompt } =
+            policy::check(self.policy.as_ref(), spec, &args, &ctx)?
+        {
+            approval::ask(self.approver.as_ref(), spec, &args, prompt, &ctx, run).await?;
+        }
+        entry.ensure_ready().await?;
+        if spec.scope() == Scope::Write {
+            let key = idempotency::key(run.session_id(), spec.name(), &args);
+            self.idempotency
+                .run_once(key, || execute(&entry, args, &ctx))
+                .await
+        } else {
+            Ok((execute(&entry, args, &ctx).await?, false))
+        }
+    }
+}
+
+/// Steps 6 and 7.
+async fn execute(entry: &Entry, args: Value, ctx: &ToolContext) -> Result<String, ToolError> {
+    let output = invoke::invoke(entry.tool().as_ref(), args, ctx).await?;
+    Ok(cap::cap(
+        output.into_content(),
+        entry.spec().max_result_bytes(),
+    ))
+}
+
+impl fmt::Debug for Dispatcher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Dispatcher")
+            .field("registry", &self.registry)
+            .field("policy", &self.policy)
+            .field("approver", &self.approver)
+            .field("max_parallel_tools", &self.max_parallel_tools)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Configures a [`Dispatcher`]; see [`Dispatcher::builder`].
+#[derive(Debug)]
+#[must_use]
+pub struct DispatcherBuilder {
+    dispatcher: Dispatcher,
+}
+
+impl DispatcherBuilder {
+    /// The permission policy (default: [`DefaultPolicy`]).
+    pub fn policy(mut self, policy: impl Policy) -> Self {
+        self.dispatcher.policy = Arc::new(policy);
+        self
+    }
+
+    /// A shared permission policy.
+    pub fn policy_arc(mut self, policy: Arc<dyn Policy>) -> Self {
+        self.dispatcher.policy = policy;
+        self
+    }
+
+    /// Who approves calls that need it (default: [`DenyAll`]).
+    pub fn approver(mut self, approver: impl Approver) -> Self {
+        self.dispatcher.approver = Arc::new(approver);
+        self
+    }
+
+    /// A shared approver.
+    pub fn approver_arc(mut self, approver: Arc<dyn Approver>) -> Self {
+        self.dispatcher.approver = approver;
+        self
+    }
+
+    /// At most this many calls of one message at once (default 8).
+    pub fn max_parallel_tools(mut self, max: usize) -> Self {
+        self.dispatcher.max_parallel_tools = max;
+        self
+    }
+
+    /// How many `write` results to remember for idempotent repeats (default 4096).
+    pub fn idempotency_capacity(mut self, capacity: usize) -> Self {
+        self.dispatcher.idempotency = Arc::new(idempotency::IdempotencyCache::new(capacity));
+        self
+    }
+
+    /// Finish.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidSetting`] if `max_parallel_tools` or the idempotency capacity is zero.
+    pub fn build(self) -> Result<Dispatcher, Error> {
+        if self.dispatcher.max_parallel_tools == 0 {
+            return Err(Error::InvalidSetting {
+                setting: "max_parallel_tools",
+                reason: "at least one call must be able to run".into(),
+            });
+        }
+        if self.dispatcher.idempotency.capacity() == 0 {
+            return Err(Error::InvalidSetting {
+                setting: "idempotency_capacity",
+                reason: "the cache must hold at least one result".into(),
+            });
+        }
+        Ok(self.dispatcher)
+    }
+}
+
+/// The result of one dispatched call.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct CallReport {
+    /// The tool message for the model, with the call's `tool_call_id`.
+    pub message: ToolMessage,
+    /// The failure, if the call failed (its JSON is the message content).
+    pub error: Option<ToolError>,
+    /// Time spent in the gateway.
+    pub duration: Duration,
+    /// True when an idempotent repeat returned the first result without running.
+    pub replayed: bool,
+}
+
+impl CallReport {
+    /// Whether the tool ran (or was replayed) successfully.
+    pub fn is_success(&self) -> bool {
+        self.error.is_none()
+    }
+
+    /// `ok` or the error kind.
+    pub fn outcome(&self) -> CallOutcome {
+        self.error.as_ref().map_or(CallOutcome::Success, |error| {
+            CallOutcome::Failure(error.kind())
+        })
+    }
+
+    /// The tool message.
+    pub fn into_message(self) -> Message {
+        Message::Tool(self.message)
+    }
+}

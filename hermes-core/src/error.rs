@@ -1,0 +1,473 @@
+//! Errors: [`ToolError`] for one failed call (sent back to the model), [`Error`] for
+//! the library's own failures (registration, configuration), [`LlmError`] for backends.
+
+use std::borrow::Cow;
+use std::error::Error as StdError;
+use std::fmt;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+/// A boxed error cause, kept in `#[source]` fields.
+pub type BoxError = Box<dyn StdError + Send + Sync + 'static>;
+
+/// One rule of a tool's JSON Schema that the arguments broke.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Violation {
+    /// JSON Pointer to the offending value (`/days`, `/items/2`); empty for the root.
+    pub path: String,
+    /// The schema keyword that failed (`type`, `required`, `enum`, `maximum`, ...).
+    pub keyword: String,
+    /// What is wrong, in words.
+    pub message: String,
+}
+
+impl Violation {
+    /// A violation at `path` of the rule `keyword`.
+    pub fn new(
+        path: impl Into<String>,
+        keyword: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        Self {
+            path: path.into(),
+            keyword: keyword.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = if self.path.is_empty() {
+            "(root)"
+        } else {
+            &self.path
+        };
+        write!(f, "at `{path}`: {} [{}]", self.message, self.keyword)
+    }
+}
+
+/// Why one tool call failed.
+///
+/// The gateway never lets a `ToolError` end an agent run: it becomes the content of the
+/// call's tool message, `{"error": {"kind": .., "message": ..}}` (see
+/// [`ToolError::to_content`]), and the model decides what to do next. Messages are
+/// written for the model: they say what went wrong and what to try instead.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ToolError {
+    /// No tool of that name is registered.
+    #[error("unknown tool `{name}`; {}", suggest(close, *available))]
+    NotFound {
+        /// The name the model asked for.
+        name: String,
+        /// Registered names close to it, best first.
+        close: Vec<String>,
+        /// How many tools are registered.
+        available: usize,
+    },
+    /// The argument string is not valid JSON.
+    #[error(
+        "arguments are not valid JSON ({message} at line {line} column {column}); send one JSON object"
+    )]
+    BadJson {
+        /// The parser's message.
+        message: String,
+        /// 1-based line of the error.
+        line: usize,
+        /// 1-based column of the error.
+        column: usize,
+    },
+    /// The arguments do not match the tool's JSON Schema.
+    #[error(
+        "arguments do not match the schema: {}; fix them and call again",
+        join(violations)
+    )]
+    InvalidArguments {
+        /// Every rule broken, in schema order.
+        violations: Vec<Violation>,
+    },
+    /// The permission policy refused the call.
+    #[error("permission denied for `{tool}`: {reason}; do not retry this call as is")]
+    Denied {
+        /// The tool called.
+        tool: String,
+        /// The policy's reason.
+        reason: String,
+    },
+    /// The call needed human approval and did not get it.
+    #[error("`{tool}` needs human approval, which was not given: {reason}")]
+    ApprovalDenied {
+        /// The tool called.
+        tool: String,
+        /// Why approval was refused.
+        reason: String,
+    },
+    /// The tool ran past its timeout.
+    #[error("tool `{tool}` timed out after {after:?}; ask for less or split the task")]
+    TimedOut {
+        /// The tool called.
+        tool: String,
+        /// The timeout it ran into.
+        after: Duration,
+    },
+    /// The run was cancelled while the call was in flight.
+    #[error("tool `{tool}` was cancelled because the run was stopped")]
+    Cancelled {
+        /// The tool called.
+        tool: String,
+    },
+    /// The tool panicked; the panic was caught.
+    #[error("tool `{tool}` crashed ({message}); this is a bug in the tool, try another approach")]
+    Panicked {
+        /// The tool called.
+        tool: String,
+        /// The panic payload, when it was a string.
+        message: String,
+    },
+    /// The tool's `setup` failed, so it cannot be used.
+    #[error("tool `{tool}` is unavailable: {reason}")]
+    Unavailable {
+        /// The tool called.
+        tool: String,
+        /// Why setup failed.
+        reason: String,
+    },
+    /// The tool ran and failed.
+    #[error("{message}")]
+    Failed {
+        /// What went wrong, for the model.
+        message: String,
+        /// The underlying error, if any.
+        #[source]
+        source: Option<BoxError>,
+    },
+}
+
+fn suggest(close: &[String], available: usize) -> String {
+    match (close.is_empty(), available) {
+        (_, 0) => "no tools are registered".to_owned(),
+        (true, _) => "call one of the tools listed in the request".to_owned(),
+        (false, _) => format!("did you mean {}?", close.join(", ")),
+    }
+}
+
+fn join(violations: &[Violation]) -> String {
+    let parts: Vec<String> = violations.iter().map(ToString::to_string).collect();
+    parts.join("; ")
+}
+
+impl ToolError {
+    /// A failure with a message for the model.
+    pub fn failed(message: impl Into<String>) -> Self {
+        Self::Failed {
+            message: message.into(),
+            source: None,
+        }
+    }
+
+    /// A failure with a message for the model and the error that caused it.
+    pub fn failed_with(
+        message: impl Into<String>,
+        source: impl StdError + Send + Sync + 'static,
+    ) -> Self {
+        Self::Failed {
+            message: message.into(),
+            source: Some(Box::new(source)),
+        }
+    }
+
+    /// Arguments that could not be read into the tool's parameter type.
+    ///
+    /// Used by the typed layer when `serde` rejects arguments that passed the schema
+    /// (a schema looser than the Rust type, say).
+    pub fn invalid_arguments(error: impl fmt::Display) -> Self {
+        Self::InvalidArguments {
+            violations: vec![Violation::new("", "type", error.to_string())],
+        }
+    }
+
+    /// The kind of failure, for `match` and for the wire.
+    pub fn kind(&self) -> ToolErrorKind {
+        match self {
+            Self::NotFound { .. } => ToolErrorKind::NotFound,
+            Self::BadJson { .. } => ToolErrorKind::BadJson,
+            Self::InvalidArguments { .. } => ToolErrorKind::InvalidArguments,
+            Self::Denied { .. } => ToolErrorKind::Denied,
+            Self::ApprovalDenied { .. } => ToolErrorKind::ApprovalDenied,
+            Self::TimedOut { .. } => ToolErrorKind::TimedOut,
+            Self::Cancelled { .. } => ToolErrorKind::Cancelled,
+            Self::Panicked { .. } => ToolErrorKind::Panicked,
+            Self::Unavailable { .. } => ToolErrorKind::Unavailable,
+            Self::Failed { .. } => ToolErrorKind::Failed,
+        }
+    }
+
+    /// The message with its chain of causes, `: `-joined.
+    pub fn full_message(&self) -> String {
+        let mut message = self.to_string();
+        let mut source = self.source();
+        while let Some(cause) = source {
+            message.push_str(": ");
+            message.push_str(&cause.to_string());
+            source = cause.source();
+        }
+        message
+    }
+
+    /// The JSON object sent to the model as the tool message content.
+    ///
+    /// Always `{"error": {"kind", "message"}}`; schema failures add `violations`
+    /// (`[{path, keyword, message}]`), unknown tools add `close_names`, and refused
+    /// approvals add `requires_confirmation: true`.
+    pub fn to_json(&self) -> Value {
+        let mut error = json!({
+            "kind": self.kind().as_str(),
+            "message": self.full_message(),
+        });
+        match self {
+            Self::InvalidArguments { violations } => {
+                error["violations"] = violations
+                    .iter()
+                    .map(|v| json!({"path": v.path, "keyword": v.keyword, "message": v.message}))
+                    .collect();
+            }
+            Self::NotFound { close, .. } => error["close_names"] = json!(close),
+            Self::ApprovalDenied { .. } => error["requires_confirmation"] = Value::Bool(true),
+            _ => {}
+        }
+        json!({ "error": error })
+    }
+
+    /// [`ToolError::to_json`] as a string: the tool message content.
+    pub fn to_content(&self) -> String {
+        self.to_json().to_string()
+    }
+}
+
+/// What kind of failure a [`ToolError`] is. The `as_str` names are the wire names and
+/// are stable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ToolErrorKind {
+    /// `not_found`: no such tool.
+    NotFound,
+    /// `bad_json`: the argument string did not parse.
+    BadJson,
+    /// `invalid_arguments`: the arguments broke the schema.
+    InvalidArguments,
+    /// `denied`: the policy refused.
+    Denied,
+    /// `approval_denied`: approval was needed and not given.
+    ApprovalDenied,
+    /// `timeout`: the tool ran past its timeout.
+    TimedOut,
+    /// `cancelled`: the run was stopped.
+    Cancelled,
+    /// `panicked`: the tool panicked.
+    Panicked,
+    /// `unavailable`: the tool's setup failed.
+    Unavailable,
+    /// `failed`: the tool reported an error.
+    Failed,
+}
+
+impl ToolErrorKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [Self; 10] = [
+        Self::NotFound,
+        Self::BadJson,
+        Self::InvalidArguments,
+        Self::Denied,
+        Self::ApprovalDenied,
+        Self::TimedOut,
+        Self::Cancelled,
+        Self::Panicked,
+        Self::Unavailable,
+        Self::Failed,
+    ];
+
+    /// The kind with this wire name.
+    pub fn from_wire(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|kind| kind.as_str() == name)
+    }
+
+    /// The stable wire name.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::NotFound => "not_found",
+            Self::BadJson => "bad_json",
+            Self::InvalidArguments => "invalid_arguments",
+            Self::Denied => "denied",
+            Self::ApprovalDenied => "approval_denied",
+            Self::TimedOut => "timeout",
+            Self::Cancelled => "cancelled",
+            Self::Panicked => "panicked",
+            Self::Unavailable => "unavailable",
+            Self::Failed => "failed",
+        }
+    }
+}
+
+impl fmt::Display for ToolErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The library's own errors: registration, configuration, agent construction.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A tool name outside `^[A-Za-z0-9_-]{1,64}$`.
+    #[error(
+        "invalid tool name `{name}`: use 1 to 64 ASCII letters, digits, `_` or `-` (OpenAI's rule)"
+    )]
+    InvalidToolName {
+        /// The rejected name.
+        name: String,
+    },
+    /// A parameters schema that is not usable.
+    #[error("invalid parameters schema for tool `{tool}`: {reason}")]
+    InvalidSchema {
+        /// The tool whose schema was rejected.
+        tool: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A second tool with a name already registered.
+    #[error("a tool named `{name}` is already registered; use `Registry::replace` to swap it")]
+    DuplicateTool {
+        /// The name in use.
+        name: String,
+    },
+    /// A tool that is not registered.
+    #[error("no tool named `{name}` is registered")]
+    UnknownTool {
+        /// The missing name.
+        name: String,
+    },
+    /// A builder was missing a required setting.
+    #[error("{what} is required: call `{method}` on the builder")]
+    MissingSetting {
+        /// What is missing.
+        what: &'static str,
+        /// The builder method that sets it.
+        method: &'static str,
+    },
+    /// A setting out of its range.
+    #[error("invalid setting `{setting}`: {reason}")]
+    InvalidSetting {
+        /// The setting.
+        setting: &'static str,
+        /// What is wrong.
+        reason: Cow<'static, str>,
+    },
+}
+
+/// A failure of an LLM backend.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum LlmError {
+    /// The request did not reach the server or the connection broke.
+    #[error("could not reach the model server: {message}")]
+    Transport {
+        /// What happened.
+        message: String,
+        /// The underlying error.
+        #[source]
+        source: Option<BoxError>,
+    },
+    /// The server answered with an error status.
+    #[error("the model server answered {status}: {body}")]
+    Status {
+        /// HTTP status code.
+        status: u16,
+        /// What the server said.
+        body: String,
+    },
+    /// The server's answer could not be understood.
+    #[error("the model server's response is not understood: {message}")]
+    InvalidResponse {
+        /// What is wrong with it.
+        message: String,
+    },
+    /// A [`ScriptedBackend`](crate::ScriptedBackend) ran out of turns.
+    #[error(
+        "the scripted backend has no turn left (it was given {given}); add turns to the script"
+    )]
+    ScriptExhausted {
+        /// How many turns the script had.
+        given: usize,
+    },
+    /// Anything else.
+    #[error("{message}")]
+    Other {
+        /// What happened.
+        message: String,
+        /// The underlying error.
+        #[source]
+        source: Option<BoxError>,
+    },
+}
+
+impl LlmError {
+    /// Whether trying the same request again may succeed (transport errors, 408, 429, 5xx).
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            Self::Transport { .. } => true,
+            Self::Status { status, .. } => matches!(status, 408 | 429 | 500..=599),
+            _ => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wire_shape_of_a_schema_error() {
+        let err = ToolError::InvalidArguments {
+            violations: vec![
+                Violation::new("/days", "maximum", "9 is greater than the maximum of 7"),
+                Violation::new("", "required", "\"city\" is a required property"),
+            ],
+        };
+        let value = err.to_json();
+        assert_eq!(value["error"]["kind"], "invalid_arguments");
+        assert_eq!(value["error"]["violations"][0]["path"], "/days");
+        let message = value["error"]["message"].as_str().unwrap();
+        assert!(message.contains("at `/days`: 9 is greater"), "{message}");
+        assert!(message.contains("at `(root)`"), "{message}");
+    }
+
+    #[test]
+    fn approval_denial_asks_for_confirmation() {
+        let err = ToolError::ApprovalDenied {
+            tool: "rm".into(),
+            reason: "no approver".into(),
+        };
+        assert_eq!(err.to_json()["error"]["requires_confirmation"], true);
+    }
+
+    #[test]
+    fn full_message_joins_causes() {
+        let io = std::io::Error::other("disk full");
+        let err = ToolError::failed_with("could not save the file", io);
+        assert_eq!(err.full_message(), "could not save the file: disk full");
+    }
+
+    #[test]
+    fn retryable_statuses() {
+        let status = |status| LlmError::Status {
+            status,
+            body: String::new(),
+        };
+        assert!(status(429).is_retryable());
+        assert!(status(503).is_retryable());
+        assert!(!status(400).is_retryable());
+    }
+}

@@ -1,0 +1,78 @@
+//! hermes-core: the protocol, the tools, the gateway and the agent loop of
+//! [hermes](https://github.com/hermes-rs/hermes).
+//!
+//! Everything else in hermes plugs into this crate; it depends on no HTTP client and no
+//! database, so a program that only needs the protocol, the registry and the
+//! dispatcher pays for nothing else.
+//!
+//! - [`protocol`]: wire types that serialize exactly like OpenAI Chat Completions
+//!   ([`Message`], [`ToolCall`], [`Usage`]).
+//! - [`tool`]: the [`Tool`] trait the registry stores, [`TypedTool`] for authors,
+//!   [`FnTool`] for closures, [`ToolSpec`] (name, schema, [`Scope`], timeout, ...).
+//! - [`registry`]: [`Registry`], swapped atomically, hot replace safe.
+//! - [`dispatch`]: the [`Dispatcher`] gateway: lookup, parse, validate, policy,
+//!   approval, idempotency, timeout/cancellation/panic containment, size cap.
+//! - [`policy`]: the [`Policy`] and [`Approver`] traits and their defaults.
+//! - [`llm`]: the [`LlmBackend`] trait and [`ScriptedBackend`].
+//! - [`agent`]: the [`Agent`] loop, its [`AgentOutcome`] and [`RunStream`].
+//!
+//! ```
+//! use hermes_core::{Agent, Registry, ScriptedBackend, ScriptedTurn, ToolCall, demo::Calc};
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), hermes_core::Error> {
+//! let registry = Registry::new();
+//! registry.register(Calc::new())?;
+//!
+//! // A scripted model: one tool call, then an answer. Swap in a real backend later.
+//! let backend = ScriptedBackend::new([
+//!     ScriptedTurn::tool_calls([ToolCall::new("call_1", "calc", r#"{"expression":"(2+3)*4"}"#)]),
+//!     ScriptedTurn::text("(2+3)*4 = 20"),
+//! ]);
+//! let agent = Agent::builder().backend(backend).registry(registry).build()?;
+//!
+//! let outcome = agent.run("What is (2+3)*4?").await;
+//! assert!(outcome.is_completed());
+//! assert_eq!(outcome.messages[3].content(), Some(r#"{"expression":"(2+3)*4","result":20}"#));
+//! print!("{}", outcome.trace());
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! The gateway needs a tokio runtime with its timer enabled (`#[tokio::main]` has one).
+
+pub mod agent;
+pub mod demo;
+pub mod dispatch;
+mod error;
+mod event;
+pub mod llm;
+pub mod policy;
+pub mod protocol;
+pub mod registry;
+mod run_context;
+pub mod tool;
+mod trace;
+
+pub use agent::{Agent, AgentBuilder, AgentOutcome, RunStatus, RunStream};
+pub use dispatch::{CallReport, DEFAULT_MAX_PARALLEL_TOOLS, Dispatcher, DispatcherBuilder};
+pub use error::{BoxError, Error, LlmError, ToolError, ToolErrorKind, Violation};
+pub use event::{AgentEvent, CallOutcome, EventSink};
+pub use llm::{
+    ChatDelta, ChatRequest, ChatResponse, DeltaAccumulator, DeltaStream, FinishReason, LlmBackend,
+    ScriptedBackend, ScriptedTurn, ToolChoice,
+};
+pub use policy::{
+    Approval, ApprovalRequest, ApproveAll, Approver, Decision, DefaultPolicy, DenyAll, Policy,
+};
+pub use protocol::{
+    AssistantMessage, FunctionCall, Message, Role, ToolCall, ToolCallKind, ToolMessage, Usage,
+};
+pub use registry::{Availability, Registry};
+pub use run_context::RunContext;
+pub use tokio_util::sync::CancellationToken;
+pub use tool::{
+    DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT, FnTool, IntoToolOutput, Scope, Tool, ToolContext,
+    ToolOutput, ToolSpec, ToolSpecBuilder, TypedTool,
+};
+pub use trace::new_trace_id;

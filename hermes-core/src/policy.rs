@@ -1,0 +1,144 @@
+//! The permission boundary: [`Policy`] decides, [`Approver`] asks a human.
+//!
+//! The gateway consults the policy on every call after the arguments validated. A
+//! `dangerous` tool always needs approval, whatever the policy says (unless it denies).
+//! The full permission engine (profiles, four layers, path and command rules) lives in
+//! `hermes-permissions` and implements these traits.
+
+use std::fmt;
+
+use async_trait::async_trait;
+use serde_json::Value;
+
+use crate::{Scope, ToolContext, ToolSpec};
+
+/// What a [`Policy`] says about one call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Decision {
+    /// Run it.
+    Allow,
+    /// Refuse it; the reason goes back to the model.
+    Deny {
+        /// Why, in words the model and a user can act on.
+        reason: String,
+    },
+    /// Ask the [`Approver`] first.
+    NeedsApproval {
+        /// What to ask the human.
+        prompt: String,
+    },
+}
+
+impl Decision {
+    /// A refusal.
+    pub fn deny(reason: impl Into<String>) -> Self {
+        Self::Deny {
+            reason: reason.into(),
+        }
+    }
+
+    /// A request for approval.
+    pub fn needs_approval(prompt: impl Into<String>) -> Self {
+        Self::NeedsApproval {
+            prompt: prompt.into(),
+        }
+    }
+}
+
+/// Decides whether a validated call may run.
+///
+/// `check` is synchronous and on the hot path: it should decide from the spec, the
+/// arguments and the context without I/O.
+pub trait Policy: Send + Sync + fmt::Debug + 'static {
+    /// Decide about one call whose arguments already passed the tool's schema.
+    fn check(&self, spec: &ToolSpec, args: &Value, ctx: &ToolContext) -> Decision;
+}
+
+/// The default policy: `read` and `write` tools run, `dangerous` tools need approval.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DefaultPolicy;
+
+impl Policy for DefaultPolicy {
+    fn check(&self, spec: &ToolSpec, _args: &Value, _ctx: &ToolContext) -> Decision {
+        match spec.scope() {
+            Scope::Read | Scope::Write => Decision::Allow,
+            Scope::Dangerous => Decision::needs_approval(format!(
+                "`{}` is a dangerous tool; allow this call?",
+                spec.name()
+            )),
+        }
+    }
+}
+
+/// A call waiting for a human's yes or no.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct ApprovalRequest {
+    /// The tool called.
+    pub tool: String,
+    /// Its scope.
+    pub scope: Scope,
+    /// The validated arguments.
+    pub arguments: Value,
+    /// What to ask.
+    pub prompt: String,
+    /// The call's id.
+    pub tool_call_id: String,
+    /// The run's trace id.
+    pub trace_id: String,
+    /// The session.
+    pub session_id: String,
+}
+
+/// A human's answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Approval {
+    /// Go ahead.
+    Approved,
+    /// Do not run it.
+    Denied {
+        /// Why not.
+        reason: String,
+    },
+}
+
+impl Approval {
+    /// A refusal.
+    pub fn denied(reason: impl Into<String>) -> Self {
+        Self::Denied {
+            reason: reason.into(),
+        }
+    }
+}
+
+/// Asks a human (or a stand-in) to approve a call.
+#[async_trait]
+pub trait Approver: Send + Sync + fmt::Debug + 'static {
+    /// Answer one request. The gateway stops waiting if the run is cancelled.
+    async fn approve(&self, request: &ApprovalRequest) -> Approval;
+}
+
+/// The default approver: refuses everything, so the model is told the call
+/// `requires_confirmation`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DenyAll;
+
+#[async_trait]
+impl Approver for DenyAll {
+    async fn approve(&self, _request: &ApprovalRequest) -> Approval {
+        Approval::denied("no approver is configured, so calls that need approval are refused")
+    }
+}
+
+/// Approves everything. For tests, and for a user who said `--yes`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ApproveAll;
+
+#[async_trait]
+impl Approver for ApproveAll {
+    async fn approve(&self, _request: &ApprovalRequest) -> Approval {
+        Approval::Approved
+    }
+}

@@ -1,0 +1,135 @@
+//! Tools: the object-safe [`Tool`] the registry stores, the typed [`TypedTool`] authors
+//! write, [`FnTool`] for closures, and the [`ToolSpec`] that describes each.
+
+mod context;
+mod function;
+mod output;
+mod spec;
+
+use std::future::Future;
+
+use async_trait::async_trait;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+pub use context::ToolContext;
+pub use function::FnTool;
+pub use output::{IntoToolOutput, ToolOutput};
+pub use spec::{
+    DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT, Scope, ToolSpec, ToolSpecBuilder,
+    is_valid_tool_name, schema_for,
+};
+
+use crate::ToolError;
+
+/// A tool as the registry and the gateway see it: JSON in, text out.
+///
+/// Most authors implement [`TypedTool`] (or use `#[tool]`) instead; every `TypedTool`
+/// is a `Tool`. Implement `Tool` directly for tools that work on raw JSON.
+///
+/// Lifecycle: [`setup`](Tool::setup) runs once, before the first call; a tool whose
+/// setup fails is unavailable and every call gets that reason. [`teardown`](Tool::teardown)
+/// runs once its registration is gone (replaced, unregistered, registry shut down) and
+/// its last call has ended.
+#[async_trait]
+pub trait Tool: Send + Sync + 'static {
+    /// The tool's description, schema and settings.
+    fn spec(&self) -> &ToolSpec;
+
+    /// Acquire what the tool needs (a connection, a model). Runs once.
+    ///
+    /// # Errors
+    ///
+    /// The reason the tool cannot be used; calls will report it.
+    async fn setup(&self) -> Result<(), ToolError> {
+        Ok(())
+    }
+
+    /// Serve one call. `args` already passed the schema in [`spec`](Tool::spec).
+    ///
+    /// # Errors
+    ///
+    /// A [`ToolError`] that the gateway turns into a structured message for the model.
+    async fn run(&self, args: Value, ctx: &ToolContext) -> Result<ToolOutput, ToolError>;
+
+    /// Release what `setup` acquired. Runs once, after the last call.
+    async fn teardown(&self) {}
+}
+
+/// A tool with typed arguments and a typed result.
+///
+/// The gateway has already validated the JSON against the spec's schema; the blanket
+/// `impl Tool for T` then deserializes it into `Args` and serializes the `Output`.
+///
+/// ```
+/// use hermes_core::{ToolContext, ToolError, ToolSpec, TypedTool};
+/// use schemars::JsonSchema;
+/// use serde::Deserialize;
+///
+/// #[derive(Deserialize, JsonSchema)]
+/// struct AddArgs { a: i64, b: i64 }
+///
+/// struct Add(ToolSpec);
+///
+/// impl TypedTool for Add {
+///     type Args = AddArgs;
+///     type Output = i64;
+///     fn spec(&self) -> &ToolSpec { &self.0 }
+///     async fn call(&self, args: AddArgs, _ctx: &ToolContext) -> Result<i64, ToolError> {
+///         args.a.checked_add(args.b).ok_or_else(|| ToolError::failed("the sum overflows"))
+///     }
+/// }
+///
+/// let add = Add(ToolSpec::builder("add", "Add two integers.").parameters_for::<AddArgs>().build()?);
+/// # Ok::<(), hermes_core::Error>(())
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a typed tool",
+    note = "implement `TypedTool` (spec + call) for it, or implement `Tool` to work on raw JSON"
+)]
+pub trait TypedTool: Send + Sync + 'static {
+    /// The arguments, deserialized from the validated JSON.
+    type Args: DeserializeOwned + Send;
+    /// The result: any `Serialize` type, or a [`ToolOutput`].
+    type Output: IntoToolOutput;
+
+    /// The tool's description, schema and settings.
+    fn spec(&self) -> &ToolSpec;
+
+    /// Serve one call.
+    fn call(
+        &self,
+        args: Self::Args,
+        ctx: &ToolContext,
+    ) -> impl Future<Output = Result<Self::Output, ToolError>> + Send;
+
+    /// See [`Tool::setup`].
+    fn setup(&self) -> impl Future<Output = Result<(), ToolError>> + Send {
+        async { Ok(()) }
+    }
+
+    /// See [`Tool::teardown`].
+    fn teardown(&self) -> impl Future<Output = ()> + Send {
+        async {}
+    }
+}
+
+#[async_trait]
+impl<T: TypedTool> Tool for T {
+    fn spec(&self) -> &ToolSpec {
+        TypedTool::spec(self)
+    }
+
+    async fn setup(&self) -> Result<(), ToolError> {
+        TypedTool::setup(self).await
+    }
+
+    async fn run(&self, args: Value, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
+        let args: T::Args = serde_json::from_value(args).map_err(ToolError::invalid_arguments)?;
+        self.call(args, ctx).await?.into_tool_output()
+    }
+
+    async fn teardown(&self) {
+        TypedTool::teardown(self).await;
+    }
+}
