@@ -54,7 +54,7 @@ mod run_context;
 pub mod tool;
 mod trace;
 
-pub use agent::{Agent, AgentBuilder, AgentOutcome, RunStatus, RunStream};
+pub use agent::{Agent, AgentBuilder, AgentOutcome, RunStatus, RunStream, TOOL_OUTPUT_NOTICE};
 pub use dispatch::{CallReport, DEFAULT_MAX_PARALLEL_TOOLS, Dispatcher, DispatcherBuilder};
 pub use error::{BoxError, Error, LlmError, ToolError, ToolErrorKind, Violation};
 pub use event::{AgentEvent, CallOutcome, EventSink};

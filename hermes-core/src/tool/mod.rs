@@ -133,3 +133,13 @@ impl<T: TypedTool> Tool for T {
         TypedTool::teardown(self).await;
     }
 }
+
+impl std::fmt::Debug for dyn Tool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let spec = self.spec();
+        f.debug_struct("Tool")
+            .field("name", &spec.name())
+            .field("scope", &spec.scope())
+            .finish_non_exhaustive()
+    }
+}

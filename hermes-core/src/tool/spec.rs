@@ -301,14 +301,16 @@ fn check_root(tool: &str, schema: &Value) -> Result<(), Error> {
     }
 }
 
-/// The JSON Schema of `T` as a tool's parameters: draft 2020-12, without the `$schema`
-/// and `title` keys (OpenAI-compatible servers do not want them).
+/// The JSON Schema of `T` as a tool's parameters: draft 2020-12, without the root's
+/// `$schema`, `title` and `description` (servers do not want the first two; the tool's
+/// own description says what the third would, and the type's rustdoc is not for the model).
 pub fn schema_for<T: JsonSchema>() -> Value {
     let generator = schemars::generate::SchemaSettings::draft2020_12().into_generator();
     let mut schema = generator.into_root_schema_for::<T>().to_value();
     if let Some(root) = schema.as_object_mut() {
         root.remove("$schema");
         root.remove("title");
+        root.remove("description");
         if !root.contains_key("properties") && root.get("type") == Some(&json!("object")) {
             root.insert("properties".to_owned(), Value::Object(Map::new()));
         }

@@ -1,0 +1,9 @@
+//! The agent loop, one module per behaviour.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, missing_docs)]
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod completes;
+mod limits;
+mod streaming;

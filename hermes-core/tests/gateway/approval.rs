@@ -1,0 +1,159 @@
+//! Policy decisions and human approval.
+
+use std::sync::{Arc, Mutex};
+
+use async_trait::async_trait;
+use hermes_core::{
+    AgentEvent, Approval, ApprovalRequest, ApproveAll, Approver, Decision, Dispatcher, EventSink,
+    Policy, RunContext, Scope, ToolCall, ToolContext, ToolSpec,
+};
+use serde_json::{Value, json};
+
+use crate::common::{echo, error_of, registry_with};
+
+fn tools() -> hermes_core::Registry {
+    let schema = json!({"type": "object", "properties": {"path": {"type": "string"}}});
+    registry_with([
+        Arc::new(echo("rm", schema.clone(), Scope::Dangerous)) as _,
+        Arc::new(echo("read", schema, Scope::Read)) as _,
+    ])
+}
+
+fn rm() -> ToolCall {
+    ToolCall::new("c1", "rm", r#"{"path": "/tmp/x"}"#)
+}
+
+#[tokio::test]
+async fn dangerous_call_is_refused_by_default_asking_for_confirmation() {
+    let sink = EventSink::new();
+    let report = Dispatcher::new(tools())
+        .dispatch(&rm(), &RunContext::new().with_events(sink.clone()))
+        .await;
+    let error = error_of(&report.message.content);
+    assert_eq!(error["kind"], "approval_denied");
+    assert_eq!(error["requires_confirmation"], true);
+    assert!(sink.events().iter().any(|event| matches!(
+        event,
+        AgentEvent::ApprovalRequested { name, .. } if name == "rm"
+    )));
+}
+
+#[tokio::test]
+async fn approved_dangerous_call_runs() {
+    let dispatcher = Dispatcher::builder(tools())
+        .approver(ApproveAll)
+        .build()
+        .unwrap();
+    let report = dispatcher.dispatch(&rm(), &RunContext::new()).await;
+    assert!(report.is_success(), "{}", report.message.content);
+    assert_eq!(report.message.content, r#"{"path":"/tmp/x"}"#);
+}
+
+/// Records what it was asked and answers as told.
+#[derive(Debug, Default)]
+struct Recorder {
+    asked: Mutex<Vec<ApprovalRequest>>,
+    answer_yes: bool,
+}
+
+#[async_trait]
+impl Approver for Recorder {
+    async fn approve(&self, request: &ApprovalRequest) -> Approval {
+        self.asked.lock().unwrap().push(request.clone());
+        if self.answer_yes {
+            Approval::Approved
+        } else {
+            Approval::denied("the user said no")
+        }
+    }
+}
+
+#[tokio::test]
+async fn approver_sees_the_call_and_its_refusal_reaches_the_model() {
+    let recorder = Arc::new(Recorder::default());
+    let dispatcher = Dispatcher::builder(tools())
+        .approver_arc(recorder.clone())
+        .build()
+        .unwrap();
+    let run = RunContext::new().with_session("s-42");
+    let report = dispatcher.dispatch(&rm(), &run).await;
+    let error = error_of(&report.message.content);
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("the user said no")
+    );
+    let asked = recorder.asked.lock().unwrap();
+    assert_eq!(asked.len(), 1);
+    assert_eq!(asked[0].tool, "rm");
+    assert_eq!(asked[0].arguments, json!({"path": "/tmp/x"}));
+    assert_eq!(asked[0].session_id, "s-42");
+    assert_eq!(asked[0].trace_id, run.trace_id());
+}
+
+/// Denies paths under /etc, asks about paths under /home, allows the rest.
+#[derive(Debug)]
+struct PathPolicy;
+
+impl Policy for PathPolicy {
+    fn check(&self, _spec: &ToolSpec, args: &Value, _ctx: &ToolContext) -> Decision {
+        let path = args["path"].as_str().unwrap_or_default();
+        if path.starts_with("/etc") {
+            Decision::deny("/etc is outside the workspace")
+        } else if path.starts_with("/home") {
+            Decision::needs_approval(format!("read {path}?"))
+        } else {
+            Decision::Allow
+        }
+    }
+}
+
+#[tokio::test]
+async fn deny_wins_even_with_an_approver_that_says_yes() {
+    let dispatcher = Dispatcher::builder(tools())
+        .policy(PathPolicy)
+        .approver(ApproveAll)
+        .build()
+        .unwrap();
+    let call = ToolCall::new("c1", "read", r#"{"path": "/etc/shadow"}"#);
+    let report = dispatcher.dispatch(&call, &RunContext::new()).await;
+    let error = error_of(&report.message.content);
+    assert_eq!(error["kind"], "denied");
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("/etc is outside the workspace")
+    );
+}
+
+#[tokio::test]
+async fn policy_can_ask_for_approval_of_a_read_tool() {
+    let recorder = Arc::new(Recorder {
+        answer_yes: true,
+        ..Recorder::default()
+    });
+    let dispatcher = Dispatcher::builder(tools())
+        .policy(PathPolicy)
+        .approver_arc(recorder.clone())
+        .build()
+        .unwrap();
+    let asks = ToolCall::new("c1", "read", r#"{"path": "/home/me/notes"}"#);
+    assert!(
+        dispatcher
+            .dispatch(&asks, &RunContext::new())
+            .await
+            .is_success()
+    );
+    let direct = ToolCall::new("c2", "read", r#"{"path": "/tmp/notes"}"#);
+    assert!(
+        dispatcher
+            .dispatch(&direct, &RunContext::new())
+            .await
+            .is_success()
+    );
+    let asked = recorder.asked.lock().unwrap();
+    assert_eq!(asked.len(), 1);
+    assert_eq!(asked[0].prompt, "read /home/me/notes?");
+}

@@ -1,0 +1,96 @@
+//! `write` calls run once per key; a repeat returns the first result.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use hermes_core::{Dispatcher, RunContext, Scope, ToolCall};
+
+use crate::common::{Counting, error_of, registry_with};
+
+fn setup(scope: Scope) -> (Dispatcher, Arc<std::sync::atomic::AtomicUsize>) {
+    let tool = Counting::new("save", scope);
+    let runs = tool.runs.clone();
+    (Dispatcher::new(registry_with([Arc::new(tool) as _])), runs)
+}
+
+#[tokio::test]
+async fn repeated_write_returns_the_first_result_without_running() {
+    let (dispatcher, runs) = setup(Scope::Write);
+    let run = RunContext::new();
+    let first = dispatcher
+        .dispatch(&ToolCall::new("c1", "save", r#"{"path":"a"}"#), &run)
+        .await;
+    // Same arguments, other member order, other call id.
+    let again = dispatcher
+        .dispatch(&ToolCall::new("c2", "save", r#"{ "path" : "a" }"#), &run)
+        .await;
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+    assert_eq!(first.message.content, r#"{"run":1}"#);
+    assert_eq!(again.message.content, r#"{"run":1}"#);
+    assert_eq!(again.message.tool_call_id, "c2");
+    assert!(!first.replayed && again.replayed);
+
+    let other = dispatcher
+        .dispatch(&ToolCall::new("c3", "save", r#"{"path":"b"}"#), &run)
+        .await;
+    assert_eq!(other.message.content, r#"{"run":2}"#);
+}
+
+#[tokio::test]
+async fn keys_are_per_session() {
+    let (dispatcher, runs) = setup(Scope::Write);
+    let call = ToolCall::new("c1", "save", r#"{"path":"a"}"#);
+    dispatcher
+        .dispatch(&call, &RunContext::new().with_session("one"))
+        .await;
+    dispatcher
+        .dispatch(&call, &RunContext::new().with_session("two"))
+        .await;
+    assert_eq!(runs.load(Ordering::SeqCst), 2);
+}
+
+#[tokio::test]
+async fn explicit_key_overrides_the_arguments() {
+    let (dispatcher, runs) = setup(Scope::Write);
+    let run = RunContext::new();
+    let a = ToolCall::new("c1", "save", r#"{"path":"a","idempotency_key":"k"}"#);
+    let b = ToolCall::new("c2", "save", r#"{"path":"b","idempotency_key":"k"}"#);
+    dispatcher.dispatch(&a, &run).await;
+    let repeat = dispatcher.dispatch(&b, &run).await;
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+    assert!(repeat.replayed);
+}
+
+#[tokio::test]
+async fn failed_write_runs_again_when_repeated() {
+    let (dispatcher, runs) = setup(Scope::Write);
+    let run = RunContext::new();
+    let call = ToolCall::new("c1", "save", r#"{"path":"fail"}"#);
+    let first = dispatcher.dispatch(&call, &run).await;
+    assert_eq!(error_of(&first.message.content)["kind"], "failed");
+    dispatcher.dispatch(&call, &run).await;
+    assert_eq!(runs.load(Ordering::SeqCst), 2);
+}
+
+#[tokio::test]
+async fn read_calls_always_run() {
+    let (dispatcher, runs) = setup(Scope::Read);
+    let call = ToolCall::new("c1", "save", r#"{"path":"a"}"#);
+    let run = RunContext::new();
+    dispatcher.dispatch(&call, &run).await;
+    dispatcher.dispatch(&call, &run).await;
+    assert_eq!(runs.load(Ordering::SeqCst), 2);
+}
+
+#[tokio::test]
+async fn identical_writes_in_one_message_run_once() {
+    let (dispatcher, runs) = setup(Scope::Write);
+    let calls = [
+        ToolCall::new("c1", "save", r#"{"path":"a"}"#),
+        ToolCall::new("c2", "save", r#"{"path":"a"}"#),
+    ];
+    let reports = dispatcher.dispatch_all(&calls, &RunContext::new()).await;
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+    assert_eq!(reports[0].message.content, reports[1].message.content);
+    assert_eq!(reports[1].message.tool_call_id, "c2");
+}

@@ -1,0 +1,14 @@
+//! The dispatcher gateway, one module per behaviour.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, missing_docs)]
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod approval;
+mod bad_input;
+mod cancellation;
+mod idempotency;
+mod lifecycle;
+mod parallel;
+mod result_cap;
+mod timeout_and_panic;
