@@ -1,1 +1,86 @@
-fn main() {}
+//! `hermes`: list, inspect and call tools through the hermes gateway.
+//!
+//! Exit codes: 0 success; 1 the command ran and the answer is "no" (a tool error);
+//! 2 a usage or configuration error. Results go to stdout, everything else to stderr.
+#![allow(clippy::print_stderr, reason = "the binary reports errors on stderr")]
+
+mod cli;
+mod commands;
+mod tools;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::cli::{Cli, Command, ToolCommand};
+
+/// What a command decided, as an exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Status {
+    /// 0
+    Success,
+    /// 1: the command ran and the answer is no.
+    No,
+}
+
+/// A usage or configuration error: exit 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct UsageError(String);
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging();
+    match run(cli) {
+        Ok(Status::Success) => ExitCode::SUCCESS,
+        Ok(Status::No) => ExitCode::from(1),
+        Err(error) => {
+            if is_broken_pipe(&error) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("hermes: {error}");
+            for cause in error.chain().skip(1) {
+                eprintln!("  caused by: {cause}");
+            }
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<Status> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let registry = tools::registry()?;
+    let mut stdout = io::stdout().lock();
+    let status = match cli.command {
+        Command::Tool(ToolCommand::List(args)) => {
+            commands::tool::list(&registry, &args, &mut stdout)?
+        }
+        Command::Tool(ToolCommand::Schema(args)) => {
+            commands::tool::schema(&registry, &args, &mut stdout)?
+        }
+        Command::Tool(ToolCommand::Call(args)) => {
+            runtime.block_on(commands::tool::call(registry, &args, &mut stdout))?
+        }
+    };
+    stdout.flush()?;
+    Ok(status)
+}
+
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("HERMES_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(io::stderr)
+        .init();
+}
+
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error
+        .chain()
+        .filter_map(|cause| cause.downcast_ref::<io::Error>())
+        .any(|io| io.kind() == io::ErrorKind::BrokenPipe)
+}

@@ -6,13 +6,14 @@ use std::error::Error as StdError;
 use std::fmt;
 use std::time::Duration;
 
+use serde::Serialize;
 use serde_json::{Value, json};
 
 /// A boxed error cause, kept in `#[source]` fields.
 pub type BoxError = Box<dyn StdError + Send + Sync + 'static>;
 
 /// One rule of a tool's JSON Schema that the arguments broke.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct Violation {
     /// JSON Pointer to the offending value (`/days`, `/items/2`); empty for the root.
@@ -223,28 +224,50 @@ impl ToolError {
     /// (`[{path, keyword, message}]`), unknown tools add `close_names`, and refused
     /// approvals add `requires_confirmation: true`.
     pub fn to_json(&self) -> Value {
-        let mut error = json!({
-            "kind": self.kind().as_str(),
-            "message": self.full_message(),
-        });
-        match self {
-            Self::InvalidArguments { violations } => {
-                error["violations"] = violations
-                    .iter()
-                    .map(|v| json!({"path": v.path, "keyword": v.keyword, "message": v.message}))
-                    .collect();
-            }
-            Self::NotFound { close, .. } => error["close_names"] = json!(close),
-            Self::ApprovalDenied { .. } => error["requires_confirmation"] = Value::Bool(true),
-            _ => {}
-        }
-        json!({ "error": error })
+        serde_json::to_value(self.wire())
+            .unwrap_or_else(|_| json!({"error": {"kind": self.kind().as_str()}}))
     }
 
-    /// [`ToolError::to_json`] as a string: the tool message content.
+    /// [`ToolError::to_json`] as a string: the tool message content, members in a fixed
+    /// order (`kind`, `message`, then the extras).
     pub fn to_content(&self) -> String {
-        self.to_json().to_string()
+        serde_json::to_string(&self.wire())
+            .unwrap_or_else(|_| format!(r#"{{"error":{{"kind":"{}"}}}}"#, self.kind().as_str()))
     }
+
+    fn wire(&self) -> WireError<'_> {
+        let mut body = WireBody {
+            kind: self.kind().as_str(),
+            message: self.full_message(),
+            violations: None,
+            close_names: None,
+            requires_confirmation: None,
+        };
+        match self {
+            Self::InvalidArguments { violations } => body.violations = Some(violations),
+            Self::NotFound { close, .. } => body.close_names = Some(close),
+            Self::ApprovalDenied { .. } => body.requires_confirmation = Some(true),
+            _ => {}
+        }
+        WireError { error: body }
+    }
+}
+
+#[derive(Serialize)]
+struct WireError<'a> {
+    error: WireBody<'a>,
+}
+
+#[derive(Serialize)]
+struct WireBody<'a> {
+    kind: &'static str,
+    message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    violations: Option<&'a [Violation]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    close_names: Option<&'a [String]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    requires_confirmation: Option<bool>,
 }
 
 /// What kind of failure a [`ToolError`] is. The `as_str` names are the wire names and

@@ -8,16 +8,22 @@ use crate::event::{AgentEvent, EventSink};
 use crate::trace::new_trace_id;
 
 /// The identity and controls of one run, shared by all its calls: trace id, session,
-/// cancellation, and where events go.
+/// cancellation, and where events go. Cheap to clone.
 ///
 /// The agent makes one per run. Build one yourself to call the [`Dispatcher`](crate::Dispatcher)
 /// directly.
 #[derive(Debug, Clone)]
 pub struct RunContext {
-    trace_id: Arc<str>,
-    session_id: Arc<str>,
-    cancellation: CancellationToken,
+    shared: Arc<RunShared>,
     events: Option<EventSink>,
+}
+
+/// The part of a run every [`ToolContext`](crate::ToolContext) of it points to.
+#[derive(Debug, Clone)]
+pub(crate) struct RunShared {
+    pub(crate) trace_id: Box<str>,
+    pub(crate) session_id: Box<str>,
+    pub(crate) cancellation: CancellationToken,
 }
 
 impl Default for RunContext {
@@ -30,31 +36,33 @@ impl RunContext {
     /// A fresh trace id, session `default`, a new cancellation token, no event sink.
     pub fn new() -> Self {
         Self {
-            trace_id: new_trace_id().into(),
-            session_id: Arc::from("default"),
-            cancellation: CancellationToken::new(),
+            shared: Arc::new(RunShared {
+                trace_id: new_trace_id().into(),
+                session_id: "default".into(),
+                cancellation: CancellationToken::new(),
+            }),
             events: None,
         }
     }
 
     /// Use this trace id.
     #[must_use]
-    pub fn with_trace_id(mut self, trace_id: impl Into<Arc<str>>) -> Self {
-        self.trace_id = trace_id.into();
+    pub fn with_trace_id(mut self, trace_id: impl Into<String>) -> Self {
+        Arc::make_mut(&mut self.shared).trace_id = trace_id.into().into_boxed_str();
         self
     }
 
     /// Use this session id. Idempotency keys are scoped to the session.
     #[must_use]
-    pub fn with_session(mut self, session_id: impl Into<Arc<str>>) -> Self {
-        self.session_id = session_id.into();
+    pub fn with_session(mut self, session_id: impl Into<String>) -> Self {
+        Arc::make_mut(&mut self.shared).session_id = session_id.into().into_boxed_str();
         self
     }
 
     /// Stop the run's calls when `token` is cancelled.
     #[must_use]
     pub fn with_cancellation(mut self, token: CancellationToken) -> Self {
-        self.cancellation = token;
+        Arc::make_mut(&mut self.shared).cancellation = token;
         self
     }
 
@@ -67,17 +75,17 @@ impl RunContext {
 
     /// The trace id.
     pub fn trace_id(&self) -> &str {
-        &self.trace_id
+        &self.shared.trace_id
     }
 
     /// The session id.
     pub fn session_id(&self) -> &str {
-        &self.session_id
+        &self.shared.session_id
     }
 
     /// The run's cancellation token.
     pub fn cancellation(&self) -> &CancellationToken {
-        &self.cancellation
+        &self.shared.cancellation
     }
 
     /// The event sink, if any.
@@ -85,12 +93,8 @@ impl RunContext {
         self.events.as_ref()
     }
 
-    pub(crate) fn shared_trace_id(&self) -> &Arc<str> {
-        &self.trace_id
-    }
-
-    pub(crate) fn shared_session_id(&self) -> &Arc<str> {
-        &self.session_id
+    pub(crate) fn shared(&self) -> &Arc<RunShared> {
+        &self.shared
     }
 
     /// Emit an event if anyone records them; `event` is only built then.

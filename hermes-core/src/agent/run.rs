@@ -34,7 +34,7 @@ impl Agent {
         let token = cancellation.child_token();
         let run = RunContext::new()
             .with_trace_id(trace_id.as_str())
-            .with_session(inner.session_id.clone())
+            .with_session(&*inner.session_id)
             .with_cancellation(token.clone())
             .with_events(sink.clone());
         let deadline = inner.timeout.map(|timeout| Instant::now() + timeout);

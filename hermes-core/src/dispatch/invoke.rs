@@ -5,20 +5,24 @@ use std::panic::AssertUnwindSafe;
 
 use futures_util::FutureExt;
 use serde_json::Value;
+use tokio::time::Instant;
 
 use crate::{Tool, ToolContext, ToolError, ToolOutput};
 
-/// Not cancel-safe in the usual sense: dropping it drops the tool's future mid-call.
+/// The timeout counts from `invoked_at` (the caller's clock reading, saved to spare a
+/// second one). Dropping this future drops the tool's mid-call.
 pub(crate) async fn invoke(
     tool: &dyn Tool,
     args: Value,
     ctx: &ToolContext,
+    invoked_at: Instant,
 ) -> Result<ToolOutput, ToolError> {
     let spec = tool.spec();
     let cancelled = || ToolError::Cancelled {
         tool: spec.name().to_owned(),
     };
-    if ctx.cancellation().is_cancelled() {
+    let run_token = ctx.run_cancellation();
+    if run_token.is_cancelled() {
         return Err(cancelled());
     }
     let run = AssertUnwindSafe(tool.run(args, ctx)).catch_unwind();
@@ -26,8 +30,8 @@ pub(crate) async fn invoke(
     // or a cancellation waiter.
     let outcome = tokio::select! {
         biased;
-        outcome = tokio::time::timeout(spec.timeout(), run) => outcome,
-        () = ctx.cancellation().cancelled() => return Err(cancelled()),
+        outcome = tokio::time::timeout_at(invoked_at + spec.timeout(), run) => outcome,
+        () = run_token.cancelled() => return Err(cancelled()),
     };
     match outcome {
         Ok(Ok(result)) => result,
@@ -37,7 +41,7 @@ pub(crate) async fn invoke(
         }),
         Err(_elapsed) => {
             // Tell whatever the tool left running (spawned tasks, child processes) to stop.
-            ctx.cancellation().cancel();
+            ctx.cancel_call();
             Err(ToolError::TimedOut {
                 tool: spec.name().to_owned(),
                 after: spec.timeout(),

@@ -22,7 +22,9 @@ mod validate;
 
 use std::fmt;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use tokio::time::Instant;
 
 use futures_util::{Stream, StreamExt, stream};
 use serde_json::Value;
@@ -31,7 +33,7 @@ use tracing::Instrument;
 pub use idempotency::IDEMPOTENCY_KEY_ARG;
 
 use crate::policy::{Approver, DefaultPolicy, DenyAll, Policy};
-use crate::registry::Entry;
+use crate::registry::{Availability, Entry};
 use crate::{
     AgentEvent, CallOutcome, DEFAULT_MAX_RESULT_BYTES, Error, Message, Registry, RunContext, Scope,
     ToolCall, ToolContext, ToolError, ToolMessage,
@@ -120,7 +122,11 @@ impl Dispatcher {
             tool = name,
             tool_call_id = call.id.as_str()
         );
-        let (content, error, replayed) = match self.gateway(call, run).instrument(span).await {
+        let (content, error, replayed) = match self
+            .gateway(call, run, started)
+            .instrument(span)
+            .await
+        {
             Ok((content, replayed)) => (content, None, replayed),
             Err(error) => {
                 tracing::debug!(trace_id = run.trace_id(), tool = name, %error, "tool call failed");
@@ -175,39 +181,50 @@ impl Dispatcher {
         &self,
         call: &ToolCall,
         run: &RunContext,
+        started: Instant,
     ) -> Result<(String, bool), ToolError> {
         let entry = lookup::find(&self.registry, call.name())?;
         let args = parse::arguments(call.arguments())?;
         validate::arguments(entry.validator(), &args)?;
         let spec = entry.spec();
         let ctx = ToolContext::for_call(
-            Arc::clone(run.shared_trace_id()),
-            Arc::clone(run.shared_session_id()),
-            Arc::from(call.id.as_str()),
-            run.cancellation().child_token(),
+            Arc::clone(run.shared()),
+            call.id.as_str().into(),
             Arc::clone(&self.policy),
             Arc::clone(&self.approver),
         );
+        // The tool's timeout counts from here unless the call waits below.
+        let mut invoked_at = started;
         if let policy::Verdict::AskApproval { prompt } =
             policy::check(self.policy.as_ref(), spec, &args, &ctx)?
         {
             approval::ask(self.approver.as_ref(), spec, &args, prompt, &ctx, run).await?;
+            invoked_at = Instant::now();
         }
-        entry.ensure_ready().await?;
+        if entry.availability() != Availability::Ready {
+            entry.ensure_ready().await?;
+            invoked_at = Instant::now();
+        }
         if spec.scope() == Scope::Write {
             let key = idempotency::key(run.session_id(), spec.name(), &args);
+            // The first caller may wait for an identical call in flight: start its clock late.
             self.idempotency
-                .run_once(key, || execute(&entry, args, &ctx))
+                .run_once(key, || execute(&entry, args, &ctx, Instant::now()))
                 .await
         } else {
-            Ok((execute(&entry, args, &ctx).await?, false))
+            Ok((execute(&entry, args, &ctx, invoked_at).await?, false))
         }
     }
 }
 
 /// Steps 6 and 7.
-async fn execute(entry: &Entry, args: Value, ctx: &ToolContext) -> Result<String, ToolError> {
-    let output = invoke::invoke(entry.tool().as_ref(), args, ctx).await?;
+async fn execute(
+    entry: &Entry,
+    args: Value,
+    ctx: &ToolContext,
+    invoked_at: Instant,
+) -> Result<String, ToolError> {
+    let output = invoke::invoke(entry.tool().as_ref(), args, ctx, invoked_at).await?;
     Ok(cap::cap(
         output.into_content(),
         entry.spec().max_result_bytes(),

@@ -1,0 +1,3 @@
+//! One module per noun.
+
+pub(crate) mod tool;

@@ -1,0 +1,140 @@
+//! The `hermes` binary: stdout, stderr and exit codes, as users script against them.
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+
+use std::process::{Command, Output};
+
+use serde_json::{Value, json};
+
+fn hermes(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hermes"))
+        .args(args)
+        .env_remove("HERMES_LOG")
+        .output()
+        .expect("hermes runs")
+}
+
+fn stdout_json(output: &Output) -> Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|err| {
+        panic!(
+            "stdout is not JSON ({err}): {}",
+            String::from_utf8_lossy(&output.stdout)
+        )
+    })
+}
+
+#[test]
+fn tool_list_shows_name_scope_and_description() {
+    let output = hermes(&["tool", "list"]);
+    assert_eq!(output.status.code(), Some(0));
+    let text = String::from_utf8(output.stdout).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next().unwrap().split_whitespace().collect::<Vec<_>>(),
+        ["NAME", "SCOPE", "DESCRIPTION"]
+    );
+    let calc = lines.next().unwrap();
+    assert!(calc.starts_with("calc  read "), "{calc}");
+    assert!(calc.contains("Evaluate an arithmetic expression"), "{calc}");
+}
+
+#[test]
+fn tool_list_json_is_pinned() {
+    let output = hermes(&["tool", "list", "--json"]);
+    assert_eq!(output.status.code(), Some(0));
+    insta::assert_json_snapshot!(stdout_json(&output));
+}
+
+#[test]
+fn tool_schema_prints_the_openai_function_object() {
+    let output = hermes(&["tool", "schema", "calc"]);
+    assert_eq!(output.status.code(), Some(0));
+    let schema = stdout_json(&output);
+    assert_eq!(schema["type"], "function");
+    assert_eq!(schema["function"]["name"], "calc");
+    assert_eq!(
+        schema["function"]["parameters"]["required"],
+        json!(["expression"])
+    );
+}
+
+#[test]
+fn tool_schema_of_an_unknown_tool_is_a_usage_error() {
+    let output = hermes(&["tool", "schema", "nope"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("no tool named `nope`"), "{stderr}");
+}
+
+#[test]
+fn tool_call_prints_the_content_and_exits_0() {
+    let output = hermes(&[
+        "tool",
+        "call",
+        "calc",
+        "--args",
+        r#"{"expression": "2 * (3 + 4) / -5"}"#,
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert_eq!(
+        stdout_json(&output),
+        json!({"expression": "2 * (3 + 4) / -5", "result": -2.8})
+    );
+}
+
+#[test]
+fn tool_errors_print_the_error_content_and_exit_1() {
+    let cases = [
+        (
+            vec!["tool", "call", "calc", "--args", r#"{"expression": "1/0"}"#],
+            "failed",
+        ),
+        (
+            vec!["tool", "call", "calc", "--args", r#"{"expression": "#],
+            "bad_json",
+        ),
+        (
+            vec!["tool", "call", "calc", "--args", r#"{"expression": 12}"#],
+            "invalid_arguments",
+        ),
+        (vec!["tool", "call", "calc"], "invalid_arguments"),
+        (vec!["tool", "call", "clac", "--args", "{}"], "not_found"),
+    ];
+    for (args, kind) in cases {
+        let output = hermes(&args);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {output:?}");
+        let content = stdout_json(&output);
+        assert_eq!(content["error"]["kind"], kind, "{args:?}: {content}");
+        assert!(
+            content["error"]["message"]
+                .as_str()
+                .is_some_and(|m| !m.is_empty())
+        );
+    }
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &["tool"][..],
+        &["tool", "call"],
+        &["tool", "frob"],
+        &["tool", "list", "--bogus"],
+    ] {
+        let output = hermes(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {output:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn help_describes_the_gateway_and_exit_codes() {
+    let output = hermes(&["tool", "call", "--help"]);
+    assert_eq!(output.status.code(), Some(0));
+    let help = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        help.contains("Exits 0 when the tool succeeded, 1 when the call failed"),
+        "{help}"
+    );
+    assert!(help.contains("--args <JSON>"), "{help}");
+}
