@@ -2,36 +2,44 @@
 
 use std::any::Any;
 use std::panic::AssertUnwindSafe;
+use std::future::Future;
+use std::pin::{Pin, pin};
+use std::time::Duration;
+use std::task::Poll;
 
-use futures_util::FutureExt;
+use futures_util::{FutureExt, poll};
 use serde_json::Value;
 use tokio::time::Instant;
+use tokio::time::error::Elapsed;
+use tokio_util::sync::CancellationToken;
 
 use crate::{Tool, ToolContext, ToolError, ToolOutput};
 
-/// The timeout counts from `invoked_at` (the caller's clock reading, saved to spare a
-/// second one). Dropping this future drops the tool's mid-call.
+/// Dropping this future drops the tool's mid-call.
+///
+/// A tool that answers on its first poll never touches the timer or the cancellation
+/// token's waiter list: most calls are such, and those two cost more than the rest of
+/// the gateway together. The timeout counts from the first time the tool had to wait.
 pub(crate) async fn invoke(
     tool: &dyn Tool,
     args: Value,
     ctx: &ToolContext,
-    invoked_at: Instant,
 ) -> Result<ToolOutput, ToolError> {
     let spec = tool.spec();
+    let run_token = ctx.run_cancellation();
     let cancelled = || ToolError::Cancelled {
         tool: spec.name().to_owned(),
     };
-    let run_token = ctx.run_cancellation();
     if run_token.is_cancelled() {
         return Err(cancelled());
     }
-    let run = AssertUnwindSafe(tool.run(args, ctx)).catch_unwind();
-    // The tool is polled first, so a call that finishes at once never registers a timer
-    // or a cancellation waiter.
-    let outcome = tokio::select! {
-        biased;
-        outcome = tokio::time::timeout_at(invoked_at + spec.timeout(), run) => outcome,
-        () = run_token.cancelled() => return Err(cancelled()),
+    let mut run = pin!(AssertUnwindSafe(tool.run(args, ctx)).catch_unwind());
+    let outcome = match poll!(run.as_mut()) {
+        Poll::Ready(outcome) => Ok(outcome),
+        Poll::Pending => match Box::pin(wait(run, spec.timeout(), run_token)).await {
+            Some(outcome) => outcome,
+            None => return Err(cancelled()),
+        },
     };
     match outcome {
         Ok(Ok(result)) => result,
@@ -47,6 +55,21 @@ pub(crate) async fn invoke(
                 after: spec.timeout(),
             })
         }
+    }
+}
+
+/// The rest of a call that had to wait: under the timeout, until the run is cancelled
+/// (`None`). Boxed by the caller, so calls that never wait do not carry its state.
+async fn wait<F: Future>(
+    run: Pin<&mut F>,
+    timeout: Duration,
+    run_token: &CancellationToken,
+) -> Option<Result<F::Output, Elapsed>> {
+    let deadline = Instant::now() + timeout;
+    tokio::select! {
+        biased;
+        outcome = tokio::time::timeout_at(deadline, run) => Some(outcome),
+        () = run_token.cancelled() => None,
     }
 }
 

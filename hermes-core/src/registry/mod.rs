@@ -2,7 +2,6 @@
 
 mod snapshot;
 
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -11,7 +10,7 @@ use serde_json::Value;
 use tokio_util::task::TaskTracker;
 
 pub use snapshot::Availability;
-pub(crate) use snapshot::{Entry, Snapshot};
+pub(crate) use snapshot::{Entries, Entry, Snapshot};
 
 use crate::{Error, Tool};
 
@@ -207,7 +206,7 @@ impl Registry {
     /// Apply `change` to a copy of the current entries and swap it in if it succeeds.
     fn update<T>(
         &self,
-        change: impl FnOnce(&mut HashMap<String, Arc<Entry>>) -> Result<T, Error>,
+        change: impl FnOnce(&mut Entries) -> Result<T, Error>,
     ) -> Result<T, Error> {
         let _writer = self
             .shared

@@ -1,5 +1,6 @@
 use std::collections::HashMap;
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
@@ -85,6 +86,11 @@ impl Entry {
         })
     }
 
+    /// Whether `setup` ran and succeeded.
+    pub(crate) fn is_ready(&self) -> bool {
+        matches!(self.setup.get(), Some(Ok(())))
+    }
+
     pub(crate) fn availability(&self) -> Availability {
         match self.setup.get() {
             None => Availability::NotStarted,
@@ -124,16 +130,39 @@ impl fmt::Debug for Entry {
     }
 }
 
+/// Tool names by FNV-1a: names are short, and every call hashes one, so SipHash's
+/// flood resistance (the keys are ours; a lookup cannot grow the map) is not worth its cost.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct NameHasher(u64);
+
+impl Hasher for NameHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        const PRIME: u64 = 0x0000_0100_0000_01b3;
+        let mut hash = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for &byte in bytes {
+            hash = (hash ^ u64::from(byte)).wrapping_mul(PRIME);
+        }
+        self.0 = hash;
+    }
+}
+
+/// The registry's map: name to registration.
+pub(crate) type Entries = HashMap<String, Arc<Entry>, BuildHasherDefault<NameHasher>>;
+
 /// An immutable view of the registry. Swapped whole on every change.
 #[derive(Debug, Default)]
 pub(crate) struct Snapshot {
-    pub(crate) entries: HashMap<String, Arc<Entry>>,
+    pub(crate) entries: Entries,
     /// OpenAI function objects, sorted by name, built once per snapshot.
     pub(crate) schemas: Arc<[Value]>,
 }
 
 impl Snapshot {
-    pub(crate) fn new(entries: HashMap<String, Arc<Entry>>) -> Self {
+    pub(crate) fn new(entries: Entries) -> Self {
         let mut names: Vec<&String> = entries.keys().collect();
         names.sort();
         let schemas = names

@@ -7,26 +7,47 @@ use crate::policy::{Approver, DefaultPolicy, DenyAll, Policy};
 use crate::run_context::RunShared;
 use crate::trace::new_trace_id;
 
-/// What a tool knows about the call it is serving. Cheap to clone.
+/// What a tool knows about the call it is serving.
 ///
 /// The gateway builds one per call. Long-running tools should watch
 /// [`cancellation`](Self::cancellation): it fires when the run is stopped or the call
 /// times out. Tools that need a second opinion (a path inside an allowed root, say) can
-/// ask the [`policy`](Self::policy).
-#[derive(Clone)]
+/// ask the [`policy`](Self::policy). Clones share the call's cancellation token.
 pub struct ToolContext {
     run: Arc<RunShared>,
-    call: Arc<CallShared>,
-    policy: Arc<dyn Policy>,
-    approver: Arc<dyn Approver>,
-}
-
-/// Per call, shared by the context's clones.
-struct CallShared {
-    tool_call_id: Box<str>,
+    gate: Arc<Gate>,
+    tool_call_id: String,
     /// A child of the run's token, made on first use: most tools never ask for it, and
     /// making one costs more than the rest of a small call.
     token: OnceLock<CancellationToken>,
+}
+
+/// The policy and approver of a dispatcher, shared by every context it makes.
+#[derive(Debug, Clone)]
+pub(crate) struct Gate {
+    pub(crate) policy: Arc<dyn Policy>,
+    pub(crate) approver: Arc<dyn Approver>,
+}
+
+impl Default for Gate {
+    fn default() -> Self {
+        Self {
+            policy: Arc::new(DefaultPolicy),
+            approver: Arc::new(DenyAll),
+        }
+    }
+}
+
+impl Clone for ToolContext {
+    fn clone(&self) -> Self {
+        Self {
+            run: Arc::clone(&self.run),
+            gate: Arc::clone(&self.gate),
+            tool_call_id: self.tool_call_id.clone(),
+            // Made now if it was not yet, so the clone and the original share one token.
+            token: OnceLock::from(self.cancellation().clone()),
+        }
+    }
 }
 
 impl ToolContext {
@@ -38,29 +59,21 @@ impl ToolContext {
             session_id: "default".into(),
             cancellation: CancellationToken::new(),
         };
-        Self::for_call(
-            Arc::new(run),
-            tool_call_id.into().into_boxed_str(),
-            Arc::new(DefaultPolicy),
-            Arc::new(DenyAll),
-        )
+        Self::for_call(Arc::new(run), Arc::default(), tool_call_id.into())
     }
 
-    pub(crate) fn for_call(
-        run: Arc<RunShared>,
-        tool_call_id: Box<str>,
-        policy: Arc<dyn Policy>,
-        approver: Arc<dyn Approver>,
-    ) -> Self {
+    pub(crate) fn for_call(run: Arc<RunShared>, gate: Arc<Gate>, tool_call_id: String) -> Self {
         Self {
             run,
-            call: Arc::new(CallShared {
-                tool_call_id,
-                token: OnceLock::new(),
-            }),
-            policy,
-            approver,
+            gate,
+            tool_call_id,
+            token: OnceLock::new(),
         }
+    }
+
+    /// Give the call id back (the gateway reuses it for the tool message).
+    pub(crate) fn into_tool_call_id(self) -> String {
+        self.tool_call_id
     }
 
     /// Replace the session id.
@@ -74,17 +87,21 @@ impl ToolContext {
     #[must_use]
     pub fn with_cancellation(mut self, token: CancellationToken) -> Self {
         Arc::make_mut(&mut self.run).cancellation = token;
-        self.call = Arc::new(CallShared {
-            tool_call_id: self.call.tool_call_id.clone(),
-            token: OnceLock::new(),
-        });
+        self.token = OnceLock::new();
         self
     }
 
     /// Replace the policy.
     #[must_use]
     pub fn with_policy(mut self, policy: Arc<dyn Policy>) -> Self {
-        self.policy = policy;
+        Arc::make_mut(&mut self.gate).policy = policy;
+        self
+    }
+
+    /// Replace the approver.
+    #[must_use]
+    pub fn with_approver(mut self, approver: Arc<dyn Approver>) -> Self {
+        Arc::make_mut(&mut self.gate).approver = approver;
         self
     }
 
@@ -100,34 +117,29 @@ impl ToolContext {
 
     /// The id of the call being served.
     pub fn tool_call_id(&self) -> &str {
-        &self.call.tool_call_id
+        &self.tool_call_id
     }
 
     /// Fires when the run is cancelled or this call times out.
     pub fn cancellation(&self) -> &CancellationToken {
-        self.call
-            .token
+        self.token
             .get_or_init(|| self.run.cancellation.child_token())
     }
 
     /// Whether the call should stop: the run was cancelled or the call timed out.
     pub fn is_cancelled(&self) -> bool {
         self.run.cancellation.is_cancelled()
-            || self
-                .call
-                .token
-                .get()
-                .is_some_and(CancellationToken::is_cancelled)
+            || self.token.get().is_some_and(CancellationToken::is_cancelled)
     }
 
     /// The policy in force.
     pub fn policy(&self) -> &Arc<dyn Policy> {
-        &self.policy
+        &self.gate.policy
     }
 
     /// The approver in force.
     pub fn approver(&self) -> &Arc<dyn Approver> {
-        &self.approver
+        &self.gate.approver
     }
 
     /// Cancel this call only (its timeout ran out); the run goes on.

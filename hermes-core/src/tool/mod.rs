@@ -13,6 +13,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 pub use context::ToolContext;
+pub(crate) use context::Gate;
 pub use function::FnTool;
 pub use output::{IntoToolOutput, ToolOutput};
 pub use spec::{
