@@ -3,17 +3,21 @@
 //! (HashMap lookup, serde_json parse, compiled jsonschema validation, typed call,
 //! serialization). Same run, same machine: compare the ratio, not the nanoseconds.
 //!
+//! Two gateway cases: `add` as a synchronous `Tool` (answers inside `run`, no future
+//! boxed), and `add` as an async `TypedTool` (one boxed future per call).
+//!
 //! `cargo bench --bench dispatch`; figures in BENCHMARKS.md.
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::HashMap;
 use std::hint::black_box;
+use std::sync::Arc;
 use std::time::Instant;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use hermes::{
-    Dispatcher, Message, Registry, RunContext, ToolCall, ToolContext, ToolError, ToolSpec,
-    TypedTool,
+    Dispatcher, Message, Registry, RunContext, Tool, ToolCall, ToolContext, ToolError, ToolFuture,
+    ToolOutput, ToolSpec, TypedTool, parse_args,
 };
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -31,6 +35,22 @@ fn add(args: &AddArgs) -> i64 {
     args.a + args.b
 }
 
+/// `add` as a synchronous tool.
+struct SyncAdd(ToolSpec);
+
+impl Tool for SyncAdd {
+    fn spec(&self) -> &ToolSpec {
+        &self.0
+    }
+
+    fn run<'a>(&'a self, args: Value, _ctx: &'a ToolContext) -> ToolFuture<'a> {
+        ToolFuture::ready(
+            parse_args::<AddArgs>(args).and_then(|args| ToolOutput::json(&add(&args))),
+        )
+    }
+}
+
+/// `add` as an async typed tool.
 struct Add(ToolSpec);
 
 impl TypedTool for Add {
@@ -81,34 +101,40 @@ fn bench_dispatch(c: &mut Criterion) {
         b.iter(|| baseline(&tools, black_box(&call)))
     });
 
-    let registry = Registry::new();
-    registry.register(Add(add_spec())).unwrap();
-    let dispatcher = Dispatcher::new(registry);
-    let run = RunContext::new();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
-    let gateway = || async {
-        let report = dispatcher.dispatch(black_box(&call), &run).await;
-        serde_json::to_string(&report.into_message()).expect("message")
-    };
-    assert_eq!(
-        runtime.block_on(gateway()),
-        r#"{"role":"tool","tool_call_id":"call_1","name":"add","content":"5"}"#
-    );
-    // One block_on per batch, so the runtime's entry cost is not counted per call.
-    group.bench_function("gateway", |b| {
-        b.iter_custom(|iters| {
-            runtime.block_on(async {
-                let start = Instant::now();
-                for _ in 0..iters {
-                    black_box(gateway().await);
-                }
-                start.elapsed()
-            })
+    let cases: [(&str, Arc<dyn Tool>); 2] = [
+        ("gateway_sync_tool", Arc::new(SyncAdd(add_spec()))),
+        ("gateway_async_tool", Arc::new(Add(add_spec()))),
+    ];
+    for (name, tool) in cases {
+        let registry = Registry::new();
+        registry.register_arc(tool).unwrap();
+        let dispatcher = Dispatcher::new(registry);
+        let run = RunContext::new();
+        let gateway = || async {
+            let report = dispatcher.dispatch(black_box(&call), &run).await;
+            serde_json::to_string(&report.into_message()).expect("message")
+        };
+        assert_eq!(
+            runtime.block_on(gateway()),
+            r#"{"role":"tool","tool_call_id":"call_1","name":"add","content":"5"}"#
+        );
+        // One block_on per batch, so the runtime's entry cost is not counted per call.
+        group.bench_function(name, |b| {
+            b.iter_custom(|iters| {
+                runtime.block_on(async {
+                    let start = Instant::now();
+                    for _ in 0..iters {
+                        black_box(gateway().await);
+                    }
+                    start.elapsed()
+                })
+            });
         });
-    });
+    }
     group.finish();
 }
 

@@ -1,5 +1,5 @@
 //! The `hermes` binary: stdout, stderr and exit codes, as users script against them.
-#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, missing_docs)]
 
 use std::process::{Command, Output};
 

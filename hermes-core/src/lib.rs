@@ -73,6 +73,6 @@ pub use run_context::RunContext;
 pub use tokio_util::sync::CancellationToken;
 pub use tool::{
     DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT, FnTool, IntoToolOutput, Scope, Tool, ToolContext,
-    ToolOutput, ToolSpec, ToolSpecBuilder, TypedTool,
+    ToolFuture, ToolOutput, ToolSpec, ToolSpecBuilder, TypedTool, parse_args,
 };
 pub use trace::new_trace_id;

@@ -1,10 +1,11 @@
 //! [`RunContext`]: what every call of one run shares.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use tokio_util::sync::CancellationToken;
 
 use crate::event::{AgentEvent, EventSink};
+use crate::tool::Gate;
 use crate::trace::new_trace_id;
 
 /// The identity and controls of one run, shared by all its calls: trace id, session,
@@ -24,6 +25,25 @@ pub(crate) struct RunShared {
     pub(crate) trace_id: Box<str>,
     pub(crate) session_id: Box<str>,
     pub(crate) cancellation: CancellationToken,
+    /// The policy and approver of the first dispatcher that served this run. A context
+    /// made by that dispatcher reads them from here instead of holding its own handle:
+    /// one reference count less on every call.
+    pub(crate) gate: OnceLock<Arc<Gate>>,
+}
+
+impl RunShared {
+    pub(crate) fn new(
+        trace_id: Box<str>,
+        session_id: Box<str>,
+        cancellation: CancellationToken,
+    ) -> Self {
+        Self {
+            trace_id,
+            session_id,
+            cancellation,
+            gate: OnceLock::new(),
+        }
+    }
 }
 
 impl Default for RunContext {
@@ -36,11 +56,11 @@ impl RunContext {
     /// A fresh trace id, session `default`, a new cancellation token, no event sink.
     pub fn new() -> Self {
         Self {
-            shared: Arc::new(RunShared {
-                trace_id: new_trace_id().into(),
-                session_id: "default".into(),
-                cancellation: CancellationToken::new(),
-            }),
+            shared: Arc::new(RunShared::new(
+                new_trace_id().into(),
+                "default".into(),
+                CancellationToken::new(),
+            )),
             events: None,
         }
     }

@@ -6,7 +6,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Number;
 
-use crate::{ToolContext, ToolError, ToolSpec, TypedTool};
+use serde_json::Value;
+
+use crate::{Tool, ToolContext, ToolError, ToolFuture, ToolOutput, ToolSpec, parse_args};
 
 /// Longest expression accepted.
 const MAX_LEN: usize = 1000;
@@ -62,26 +64,28 @@ impl Default for Calc {
     }
 }
 
-impl TypedTool for Calc {
-    type Args = CalcArgs;
-    type Output = CalcResult;
-
+/// Synchronous: answers inside `run`, so the gateway allocates nothing for the call.
+impl Tool for Calc {
     fn spec(&self) -> &ToolSpec {
         &self.spec
     }
 
-    async fn call(&self, args: CalcArgs, _ctx: &ToolContext) -> Result<CalcResult, ToolError> {
-        let value = evaluate(&args.expression).map_err(|error| {
-            ToolError::failed(format!(
-                "cannot evaluate `{}`: {error}; fix the expression and call again",
-                args.expression
-            ))
-        })?;
-        Ok(CalcResult {
-            expression: args.expression,
-            result: to_number(value),
-        })
+    fn run<'a>(&'a self, args: Value, _ctx: &'a ToolContext) -> ToolFuture<'a> {
+        ToolFuture::ready(parse_args::<CalcArgs>(args).and_then(calculate))
     }
+}
+
+fn calculate(args: CalcArgs) -> Result<ToolOutput, ToolError> {
+    let value = evaluate(&args.expression).map_err(|error| {
+        ToolError::failed(format!(
+            "cannot evaluate `{}`: {error}; fix the expression and call again",
+            args.expression
+        ))
+    })?;
+    ToolOutput::json(&CalcResult {
+        expression: args.expression,
+        result: to_number(value),
+    })
 }
 
 /// An integer when the value is one (and exactly representable), else a float.

@@ -2,4 +2,4 @@
 
 mod calc;
 
-pub use calc::{Calc, CalcError, evaluate};
+pub use calc::{Calc, CalcArgs, CalcError, CalcResult, Found, evaluate};

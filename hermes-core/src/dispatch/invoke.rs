@@ -1,11 +1,11 @@
 //! Step 6: run the tool under its timeout and the run's cancellation, panics caught.
 
 use std::any::Any;
-use std::panic::AssertUnwindSafe;
 use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::{Pin, pin};
-use std::time::Duration;
 use std::task::Poll;
+use std::time::Duration;
 
 use futures_util::{FutureExt, poll};
 use serde_json::Value;
@@ -33,7 +33,15 @@ pub(crate) async fn invoke(
     if run_token.is_cancelled() {
         return Err(cancelled());
     }
-    let mut run = pin!(AssertUnwindSafe(tool.run(args, ctx)).catch_unwind());
+    // A synchronous tool does its work inside `run` itself.
+    let mut future = match catch_unwind(AssertUnwindSafe(|| tool.run(args, ctx))) {
+        Ok(future) => future,
+        Err(panic) => return Err(panicked(spec.name(), panic.as_ref())),
+    };
+    if let Some(outcome) = future.take_ready() {
+        return outcome;
+    }
+    let mut run = pin!(AssertUnwindSafe(future).catch_unwind());
     let outcome = match poll!(run.as_mut()) {
         Poll::Ready(outcome) => Ok(outcome),
         Poll::Pending => match Box::pin(wait(run, spec.timeout(), run_token)).await {
@@ -43,10 +51,7 @@ pub(crate) async fn invoke(
     };
     match outcome {
         Ok(Ok(result)) => result,
-        Ok(Err(panic)) => Err(ToolError::Panicked {
-            tool: spec.name().to_owned(),
-            message: panic_message(panic.as_ref()),
-        }),
+        Ok(Err(panic)) => Err(panicked(spec.name(), panic.as_ref())),
         Err(_elapsed) => {
             // Tell whatever the tool left running (spawned tasks, child processes) to stop.
             ctx.cancel_call();
@@ -73,12 +78,16 @@ async fn wait<F: Future>(
     }
 }
 
-fn panic_message(payload: &(dyn Any + Send)) -> String {
-    if let Some(text) = payload.downcast_ref::<&str>() {
+fn panicked(tool: &str, payload: &(dyn Any + Send)) -> ToolError {
+    let message = if let Some(text) = payload.downcast_ref::<&str>() {
         (*text).to_owned()
     } else if let Some(text) = payload.downcast_ref::<String>() {
         text.clone()
     } else {
         "a panic without a message".to_owned()
+    };
+    ToolError::Panicked {
+        tool: tool.to_owned(),
+        message,
     }
 }

@@ -31,8 +31,8 @@ use tracing::Instrument;
 pub use idempotency::IDEMPOTENCY_KEY_ARG;
 
 use crate::policy::{Approver, Policy};
-use crate::tool::Gate;
 use crate::registry::Entry;
+use crate::tool::Gate;
 use crate::{
     AgentEvent, CallOutcome, DEFAULT_MAX_RESULT_BYTES, Error, Message, Registry, RunContext, Scope,
     ToolCall, ToolContext, ToolError, ToolMessage,
@@ -184,7 +184,7 @@ impl Dispatcher {
             Ok(prepared) => prepared,
             Err(error) => return (Err(error), call.id.clone()),
         };
-        let ctx = ToolContext::for_call(Arc::clone(run.shared()), Arc::clone(&self.gate), call.id.clone());
+        let ctx = ToolContext::for_call(run.shared(), &self.gate, call.id.clone());
         let outcome = self.authorize_and_run(&entry, args, &ctx, run).await;
         (outcome, ctx.into_tool_call_id())
     }
@@ -228,7 +228,10 @@ impl Dispatcher {
 /// Steps 6 and 7.
 async fn execute(entry: &Entry, args: Value, ctx: &ToolContext) -> Result<String, ToolError> {
     let output = invoke::invoke(entry.tool().as_ref(), args, ctx).await?;
-    Ok(cap::cap(output.into_content(), entry.spec().max_result_bytes()))
+    Ok(cap::cap(
+        output.into_content(),
+        entry.spec().max_result_bytes(),
+    ))
 }
 
 impl fmt::Debug for Dispatcher {

@@ -204,10 +204,7 @@ impl Registry {
     }
 
     /// Apply `change` to a copy of the current entries and swap it in if it succeeds.
-    fn update<T>(
-        &self,
-        change: impl FnOnce(&mut Entries) -> Result<T, Error>,
-    ) -> Result<T, Error> {
+    fn update<T>(&self, change: impl FnOnce(&mut Entries) -> Result<T, Error>) -> Result<T, Error> {
         let _writer = self
             .shared
             .writer

@@ -142,7 +142,11 @@ impl Hasher for NameHasher {
 
     fn write(&mut self, bytes: &[u8]) {
         const PRIME: u64 = 0x0000_0100_0000_01b3;
-        let mut hash = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        let mut hash = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
         for &byte in bytes {
             hash = (hash ^ u64::from(byte)).wrapping_mul(PRIME);
         }

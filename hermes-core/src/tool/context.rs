@@ -15,7 +15,8 @@ use crate::trace::new_trace_id;
 /// ask the [`policy`](Self::policy). Clones share the call's cancellation token.
 pub struct ToolContext {
     run: Arc<RunShared>,
-    gate: Arc<Gate>,
+    /// The dispatcher's gate when it is not the one bound to the run.
+    gate: Option<Arc<Gate>>,
     tool_call_id: String,
     /// A child of the run's token, made on first use: most tools never ask for it, and
     /// making one costs more than the rest of a small call.
@@ -42,7 +43,7 @@ impl Clone for ToolContext {
     fn clone(&self) -> Self {
         Self {
             run: Arc::clone(&self.run),
-            gate: Arc::clone(&self.gate),
+            gate: self.gate.clone(),
             tool_call_id: self.tool_call_id.clone(),
             // Made now if it was not yet, so the clone and the original share one token.
             token: OnceLock::from(self.cancellation().clone()),
@@ -54,21 +55,35 @@ impl ToolContext {
     /// A context outside any run, for calling a tool directly (tests, scripts): a fresh
     /// trace id, session `default`, the default policy and an approver that refuses.
     pub fn new(tool_call_id: impl Into<String>) -> Self {
-        let run = RunShared {
-            trace_id: new_trace_id().into(),
-            session_id: "default".into(),
-            cancellation: CancellationToken::new(),
-        };
-        Self::for_call(Arc::new(run), Arc::default(), tool_call_id.into())
+        let run = RunShared::new(
+            new_trace_id().into(),
+            "default".into(),
+            CancellationToken::new(),
+        );
+        Self::for_call(&Arc::new(run), &Arc::default(), tool_call_id.into())
     }
 
-    pub(crate) fn for_call(run: Arc<RunShared>, gate: Arc<Gate>, tool_call_id: String) -> Self {
+    pub(crate) fn for_call(run: &Arc<RunShared>, gate: &Arc<Gate>, tool_call_id: String) -> Self {
+        let bound = run.gate.get_or_init(|| Arc::clone(gate));
         Self {
-            run,
-            gate,
+            run: Arc::clone(run),
+            gate: (!Arc::ptr_eq(bound, gate)).then(|| Arc::clone(gate)),
             tool_call_id,
             token: OnceLock::new(),
         }
+    }
+
+    fn gate(&self) -> &Gate {
+        static FALLBACK: OnceLock<Gate> = OnceLock::new();
+        match (&self.gate, self.run.gate.get()) {
+            (Some(gate), _) | (None, Some(gate)) => gate,
+            (None, None) => FALLBACK.get_or_init(Gate::default),
+        }
+    }
+
+    fn gate_mut(&mut self) -> &mut Gate {
+        let current = self.gate().clone();
+        Arc::make_mut(self.gate.get_or_insert_with(|| Arc::new(current)))
     }
 
     /// Give the call id back (the gateway reuses it for the tool message).
@@ -94,14 +109,14 @@ impl ToolContext {
     /// Replace the policy.
     #[must_use]
     pub fn with_policy(mut self, policy: Arc<dyn Policy>) -> Self {
-        Arc::make_mut(&mut self.gate).policy = policy;
+        self.gate_mut().policy = policy;
         self
     }
 
     /// Replace the approver.
     #[must_use]
     pub fn with_approver(mut self, approver: Arc<dyn Approver>) -> Self {
-        Arc::make_mut(&mut self.gate).approver = approver;
+        self.gate_mut().approver = approver;
         self
     }
 
@@ -129,17 +144,20 @@ impl ToolContext {
     /// Whether the call should stop: the run was cancelled or the call timed out.
     pub fn is_cancelled(&self) -> bool {
         self.run.cancellation.is_cancelled()
-            || self.token.get().is_some_and(CancellationToken::is_cancelled)
+            || self
+                .token
+                .get()
+                .is_some_and(CancellationToken::is_cancelled)
     }
 
     /// The policy in force.
     pub fn policy(&self) -> &Arc<dyn Policy> {
-        &self.gate.policy
+        &self.gate().policy
     }
 
     /// The approver in force.
     pub fn approver(&self) -> &Arc<dyn Approver> {
-        &self.gate.approver
+        &self.gate().approver
     }
 
     /// Cancel this call only (its timeout ran out); the run goes on.

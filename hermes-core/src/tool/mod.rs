@@ -3,6 +3,7 @@
 
 mod context;
 mod function;
+mod future;
 mod output;
 mod spec;
 
@@ -12,9 +13,10 @@ use async_trait::async_trait;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-pub use context::ToolContext;
 pub(crate) use context::Gate;
+pub use context::ToolContext;
 pub use function::FnTool;
+pub use future::ToolFuture;
 pub use output::{IntoToolOutput, ToolOutput};
 pub use spec::{
     DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT, Scope, ToolSpec, ToolSpecBuilder,
@@ -26,7 +28,27 @@ use crate::ToolError;
 /// A tool as the registry and the gateway see it: JSON in, text out.
 ///
 /// Most authors implement [`TypedTool`] (or use `#[tool]`) instead; every `TypedTool`
-/// is a `Tool`. Implement `Tool` directly for tools that work on raw JSON.
+/// is a `Tool`. Implement `Tool` directly for tools that work on raw JSON, or for
+/// synchronous tools that should cost the gateway no allocation:
+///
+/// ```
+/// use hermes_core::{Tool, ToolContext, ToolError, ToolFuture, ToolOutput, ToolSpec, parse_args};
+/// use serde_json::Value;
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct Args { text: String }
+///
+/// struct Length(ToolSpec);
+///
+/// impl Tool for Length {
+///     fn spec(&self) -> &ToolSpec { &self.0 }
+///     fn run<'a>(&'a self, args: Value, _ctx: &'a ToolContext) -> ToolFuture<'a> {
+///         ToolFuture::ready(
+///             parse_args::<Args>(args).and_then(|args| ToolOutput::json(&args.text.chars().count())),
+///         )
+///     }
+/// }
+/// ```
 ///
 /// Lifecycle: [`setup`](Tool::setup) runs once, before the first call; a tool whose
 /// setup fails is unavailable and every call gets that reason. [`teardown`](Tool::teardown)
@@ -48,10 +70,10 @@ pub trait Tool: Send + Sync + 'static {
 
     /// Serve one call. `args` already passed the schema in [`spec`](Tool::spec).
     ///
-    /// # Errors
-    ///
-    /// A [`ToolError`] that the gateway turns into a structured message for the model.
-    async fn run(&self, args: Value, ctx: &ToolContext) -> Result<ToolOutput, ToolError>;
+    /// Return [`ToolFuture::ready`] with the result when it is computed at once, or
+    /// [`ToolFuture::new`] around the async work. A [`ToolError`] in either becomes a
+    /// structured message for the model.
+    fn run<'a>(&'a self, args: Value, ctx: &'a ToolContext) -> ToolFuture<'a>;
 
     /// Release what `setup` acquired. Runs once, after the last call.
     async fn teardown(&self) {}
@@ -125,14 +147,26 @@ impl<T: TypedTool> Tool for T {
         TypedTool::setup(self).await
     }
 
-    async fn run(&self, args: Value, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
-        let args: T::Args = serde_json::from_value(args).map_err(ToolError::invalid_arguments)?;
-        self.call(args, ctx).await?.into_tool_output()
+    fn run<'a>(&'a self, args: Value, ctx: &'a ToolContext) -> ToolFuture<'a> {
+        ToolFuture::new(async move {
+            let args: T::Args = parse_args(args)?;
+            self.call(args, ctx).await?.into_tool_output()
+        })
     }
 
     async fn teardown(&self) {
         TypedTool::teardown(self).await;
     }
+}
+
+/// Read validated arguments into a Rust type.
+///
+/// # Errors
+///
+/// [`ToolError::InvalidArguments`] when the JSON does not fit `T` (a schema looser than
+/// the type, say).
+pub fn parse_args<T: DeserializeOwned>(args: Value) -> Result<T, ToolError> {
+    serde_json::from_value(args).map_err(ToolError::invalid_arguments)
 }
 
 impl std::fmt::Debug for dyn Tool {

@@ -157,3 +157,28 @@ async fn policy_can_ask_for_approval_of_a_read_tool() {
     assert_eq!(asked.len(), 1);
     assert_eq!(asked[0].prompt, "read /home/me/notes?");
 }
+
+#[tokio::test]
+async fn tools_see_the_policy_of_the_dispatcher_that_called_them() {
+    let spec = ToolSpec::builder("which_policy", "Names the policy in force.")
+        .build()
+        .unwrap();
+    let tool = hermes_core::FnTool::new(spec, |_: Value, ctx: ToolContext| async move {
+        Ok::<_, hermes_core::ToolError>(format!("{:?}", ctx.policy()))
+    });
+    let registry = registry_with([Arc::new(tool) as _]);
+    let plain = Dispatcher::new(registry.clone());
+    let strict = Dispatcher::builder(registry)
+        .policy(PathPolicy)
+        .build()
+        .unwrap();
+    // One run served by both: each call must carry its own dispatcher's policy.
+    let run = RunContext::new();
+    let call = ToolCall::new("c1", "which_policy", "{}");
+    for _ in 0..2 {
+        let a = plain.dispatch(&call, &run).await;
+        let b = strict.dispatch(&call, &run).await;
+        assert_eq!(a.message.content, r#""DefaultPolicy""#);
+        assert_eq!(b.message.content, r#""PathPolicy""#);
+    }
+}

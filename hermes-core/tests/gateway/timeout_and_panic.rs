@@ -71,3 +71,42 @@ async fn tool_failure_keeps_its_causes() {
     assert_eq!(error["kind"], "failed");
     assert_eq!(error["message"], "could not save the file: disk full");
 }
+
+/// A synchronous tool panics inside `run` itself, before any future exists.
+struct SyncCrash(ToolSpec);
+
+impl hermes_core::Tool for SyncCrash {
+    fn spec(&self) -> &ToolSpec {
+        &self.0
+    }
+
+    fn run<'a>(
+        &'a self,
+        _args: Value,
+        _ctx: &'a hermes_core::ToolContext,
+    ) -> hermes_core::ToolFuture<'a> {
+        let empty: Vec<u8> = Vec::new();
+        let first = empty.first().copied().expect("the list has an item");
+        hermes_core::ToolFuture::ready(Ok(hermes_core::ToolOutput::text(first.to_string())))
+    }
+}
+
+#[tokio::test]
+async fn panic_in_a_synchronous_tool_is_caught_too() {
+    let tool = SyncCrash(
+        ToolSpec::builder("sync_crash", "Panics at once.")
+            .build()
+            .unwrap(),
+    );
+    let report = Dispatcher::new(registry_with([Arc::new(tool) as _]))
+        .dispatch(&ToolCall::new("c1", "sync_crash", "{}"), &RunContext::new())
+        .await;
+    let error = error_of(&report.message.content);
+    assert_eq!(error["kind"], "panicked");
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("the list has an item")
+    );
+}
