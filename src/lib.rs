@@ -24,3 +24,8 @@
 
 pub use hermes_core;
 pub use hermes_core::*;
+
+/// The README's Rust example, compiled and run as a doctest so it cannot rot.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

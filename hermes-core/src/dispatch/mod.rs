@@ -1,13 +1,13 @@
 //! The [`Dispatcher`]: the gateway every tool call goes through.
 //!
 //! One call, in order ([`Dispatcher::dispatch`]):
-//! 1. [`lookup`]: find the tool (unknown: an error listing close names);
-//! 2. [`parse`]: parse the argument string (bad JSON: the parser's message and position);
-//! 3. [`validate`]: check the compiled schema (every violation, with its path and rule);
-//! 4. [`policy`] and [`approval`]: allow, deny, or ask; `dangerous` always asks;
-//! 5. [`idempotency`]: a repeated `write` call returns the first result;
-//! 6. [`invoke`]: run under the timeout and the run's cancellation, panics caught;
-//! 7. [`cap`]: cut long results, head and tail kept.
+//! 1. `lookup`: find the tool (unknown: an error listing close names);
+//! 2. `parse`: parse the argument string (bad JSON: the parser's message and position);
+//! 3. `validate`: check the compiled schema (every violation, with its path and rule);
+//! 4. `policy` and `approval`: allow, deny, or ask; `dangerous` always asks;
+//! 5. `idempotency`: a repeated `write` call returns the first result;
+//! 6. `invoke`: run under the timeout and the run's cancellation, panics caught;
+//! 7. `cap`: cut long results, head and tail kept.
 //!
 //! Every failure becomes a structured tool message; nothing here ends a run.
 
@@ -253,7 +253,7 @@ pub struct DispatcherBuilder {
 }
 
 impl DispatcherBuilder {
-    /// The permission policy (default: [`DefaultPolicy`]).
+    /// The permission policy (default: [`DefaultPolicy`](crate::DefaultPolicy)).
     pub fn policy(mut self, policy: impl Policy) -> Self {
         Arc::make_mut(&mut self.dispatcher.gate).policy = Arc::new(policy);
         self
@@ -265,7 +265,7 @@ impl DispatcherBuilder {
         self
     }
 
-    /// Who approves calls that need it (default: [`DenyAll`]).
+    /// Who approves calls that need it (default: [`DenyAll`](crate::DenyAll)).
     pub fn approver(mut self, approver: impl Approver) -> Self {
         Arc::make_mut(&mut self.dispatcher.gate).approver = Arc::new(approver);
         self
