@@ -57,3 +57,31 @@ fn events_serialize_with_a_snake_case_type_tag() {
     assert_eq!(back["outcome"], "timeout");
     assert_eq!(back["duration_ms"], 1.5);
 }
+
+#[tokio::test]
+async fn a_backends_default_stream_replays_its_answer_as_deltas() {
+    use hermes_core::{ChatRequest, DeltaAccumulator, LlmBackend, ScriptedBackend, Usage};
+
+    let turn = || {
+        ScriptedTurn::tool_calls([
+            ToolCall::new("c1", "calc", r#"{"expression":"1+1"}"#),
+            ToolCall::new("c2", "calc", r#"{"expression":"2+2"}"#),
+        ])
+        .with_usage(Usage::new(12, 3))
+    };
+    let backend = ScriptedBackend::new([turn(), turn()]);
+    let messages = [hermes_core::Message::user("add")];
+    let whole = backend
+        .complete(ChatRequest::new(&messages, &[]))
+        .await
+        .unwrap();
+    let mut deltas = backend
+        .stream(ChatRequest::new(&messages, &[]))
+        .await
+        .unwrap();
+    let mut accumulator = DeltaAccumulator::new();
+    while let Some(delta) = deltas.next().await {
+        accumulator.push(delta.unwrap());
+    }
+    assert_eq!(accumulator.finish(), whole);
+}

@@ -229,3 +229,22 @@ pub fn error_of(content: &str) -> Value {
         .cloned()
         .unwrap_or_else(|| panic!("not an error: {content}"))
 }
+
+/// Dispatch one call of `tool` (by its own name) with `args` through a fresh gateway.
+pub async fn call_once(tool: impl hermes_core::Tool, args: &str) -> hermes_core::CallReport {
+    let name = tool.spec().name().to_owned();
+    hermes_core::Dispatcher::new(registry_with([Arc::new(tool) as _]))
+        .dispatch(
+            &hermes_core::ToolCall::new("c1", name, args),
+            &hermes_core::RunContext::new(),
+        )
+        .await
+}
+
+/// Assert the call failed with `kind` and a message containing `needle`.
+pub fn assert_error(report: &hermes_core::CallReport, kind: &str, needle: &str) {
+    let error = error_of(&report.message.content);
+    assert_eq!(error["kind"], kind, "{error}");
+    let message = error["message"].as_str().unwrap_or_default();
+    assert!(message.contains(needle), "`{needle}` not in: {message}");
+}

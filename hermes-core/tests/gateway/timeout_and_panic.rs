@@ -6,23 +6,13 @@ use std::time::Duration;
 use hermes_core::{Dispatcher, FnTool, RunContext, ToolCall, ToolError, ToolSpec};
 use serde_json::Value;
 
-use crate::common::{Probe, error_of, registry_with, stuck};
+use crate::common::{Probe, assert_error, call_once, error_of, registry_with, stuck};
 
 #[tokio::test(start_paused = true)]
 async fn slow_tool_times_out_and_its_token_fires() {
     let probe = Probe::default();
-    let registry = registry_with([Arc::new(stuck(Duration::from_secs(2), probe.clone())) as _]);
-    let report = Dispatcher::new(registry)
-        .dispatch(&ToolCall::new("c1", "stuck", "{}"), &RunContext::new())
-        .await;
-    let error = error_of(&report.message.content);
-    assert_eq!(error["kind"], "timeout");
-    assert!(
-        error["message"]
-            .as_str()
-            .unwrap()
-            .contains("timed out after 2s")
-    );
+    let report = call_once(stuck(Duration::from_secs(2), probe.clone()), "{}").await;
+    assert_error(&report, "timeout", "timed out after 2s");
     // The tool's background work was told to stop.
     probe.saw_cancel.notified().await;
 }
@@ -40,14 +30,7 @@ async fn panic_is_caught_and_reported() {
     let report = dispatcher
         .dispatch(&ToolCall::new("c1", "crash", "{}"), &RunContext::new())
         .await;
-    let error = error_of(&report.message.content);
-    assert_eq!(error["kind"], "panicked");
-    assert!(
-        error["message"]
-            .as_str()
-            .unwrap()
-            .contains("index out of bounds")
-    );
+    assert_error(&report, "panicked", "index out of bounds");
     // The gateway still works afterwards.
     let again = dispatcher
         .dispatch(&ToolCall::new("c2", "crash", "{}"), &RunContext::new())
@@ -64,9 +47,7 @@ async fn tool_failure_keeps_its_causes() {
             std::io::Error::other("disk full"),
         ))
     });
-    let report = Dispatcher::new(registry_with([Arc::new(save) as _]))
-        .dispatch(&ToolCall::new("c1", "save", "{}"), &RunContext::new())
-        .await;
+    let report = call_once(save, "{}").await;
     let error = error_of(&report.message.content);
     assert_eq!(error["kind"], "failed");
     assert_eq!(error["message"], "could not save the file: disk full");
@@ -98,15 +79,6 @@ async fn panic_in_a_synchronous_tool_is_caught_too() {
             .build()
             .unwrap(),
     );
-    let report = Dispatcher::new(registry_with([Arc::new(tool) as _]))
-        .dispatch(&ToolCall::new("c1", "sync_crash", "{}"), &RunContext::new())
-        .await;
-    let error = error_of(&report.message.content);
-    assert_eq!(error["kind"], "panicked");
-    assert!(
-        error["message"]
-            .as_str()
-            .unwrap()
-            .contains("the list has an item")
-    );
+    let report = call_once(tool, "{}").await;
+    assert_error(&report, "panicked", "the list has an item");
 }
