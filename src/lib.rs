@@ -1,8 +1,9 @@
 //! hermes: tool-calling LLM agents in Rust, after Nous Research's Hermes Agent.
 //!
 //! This facade re-exports the workspace's crates so one dependency brings everything:
-//! today [`hermes_core`] (protocol, tools, registry, gateway, agent loop). Its items are
-//! re-exported at the root, so `hermes::Agent` and `hermes_core::Agent` are the same.
+//! today [`hermes_core`] (protocol, tools, registry, gateway, agent loop, and the
+//! [`tool`](macro@tool) attribute from `hermes-macros`). Its items are re-exported at the root, so
+//! `hermes::Agent` and `hermes_core::Agent` are the same.
 //!
 //! ```
 //! use hermes::{Agent, Registry, ScriptedBackend, ScriptedTurn, ToolCall, demo::Calc};

@@ -366,6 +366,16 @@ pub enum Error {
         /// The name in use.
         name: String,
     },
+    /// Two `#[tool]` functions linked into one binary share a name.
+    #[error("two #[tool] functions are named `{name}`: at {first} and at {second}; rename one")]
+    DuplicateLinkedTool {
+        /// The shared name.
+        name: String,
+        /// Where the first is (`file:line`).
+        first: &'static str,
+        /// Where the second is.
+        second: &'static str,
+    },
     /// A tool that is not registered.
     #[error("no tool named `{name}` is registered")]
     UnknownTool {

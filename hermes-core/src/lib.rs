@@ -7,7 +7,7 @@
 //!
 //! - [`protocol`]: wire types that serialize exactly like OpenAI Chat Completions
 //!   ([`Message`], [`ToolCall`], [`Usage`]).
-//! - [`tool`]: the [`Tool`] trait the registry stores, [`TypedTool`] for authors,
+//! - [`tool`](mod@tool): the [`Tool`] trait the registry stores, [`TypedTool`] for authors,
 //!   [`FnTool`] for closures, [`ToolSpec`] (name, schema, [`Scope`], timeout, ...).
 //! - [`registry`]: [`Registry`], swapped atomically, hot replace safe.
 //! - [`dispatch`]: the [`Dispatcher`] gateway: lookup, parse, validate, policy,
@@ -40,12 +40,17 @@
 //! ```
 //!
 //! The gateway needs a tokio runtime with its timer enabled (`#[tokio::main]` has one).
+//!
+//! # Features
+//!
+//! - `macros` (default): the [`tool`](macro@tool) attribute, which turns a function into a tool.
 
 pub mod agent;
 pub mod demo;
 pub mod dispatch;
 mod error;
 mod event;
+mod linked;
 pub mod llm;
 pub mod policy;
 pub mod protocol;
@@ -53,6 +58,10 @@ pub mod registry;
 mod run_context;
 pub mod tool;
 mod trace;
+
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
 
 pub use agent::{Agent, AgentBuilder, AgentOutcome, RunStatus, RunStream, TOOL_OUTPUT_NOTICE};
 pub use dispatch::{CallReport, DEFAULT_MAX_PARALLEL_TOOLS, Dispatcher, DispatcherBuilder};
@@ -76,3 +85,7 @@ pub use tool::{
     ToolFuture, ToolOutput, ToolSpec, ToolSpecBuilder, TypedTool, parse_args,
 };
 pub use trace::new_trace_id;
+
+#[cfg(feature = "macros")]
+#[doc = include_str!("tool_macro.md")]
+pub use hermes_macros::tool;

@@ -2,7 +2,8 @@
 //!
 //! One call, in order ([`Dispatcher::dispatch`]):
 //! 1. `lookup`: find the tool (unknown: an error listing close names);
-//! 2. `parse`: parse the argument string (bad JSON: the parser's message and position);
+//! 2. `parse`: parse the argument string (bad JSON: the parser's message and position),
+//!    then `defaults`: fill in the schema's defaults for what the model left out;
 //! 3. `validate`: check the compiled schema (every violation, with its path and rule);
 //! 4. `policy` and `approval`: allow, deny, or ask; `dangerous` always asks;
 //! 5. `idempotency`: a repeated `write` call returns the first result;
@@ -13,6 +14,7 @@
 
 mod approval;
 mod cap;
+mod defaults;
 mod idempotency;
 mod invoke;
 mod lookup;
@@ -28,6 +30,7 @@ use futures_util::{Stream, StreamExt, stream};
 use serde_json::Value;
 use tracing::Instrument;
 
+pub(crate) use defaults::Defaults;
 pub use idempotency::IDEMPOTENCY_KEY_ARG;
 
 use crate::policy::{Approver, Policy};
@@ -192,7 +195,8 @@ impl Dispatcher {
     /// Steps 1 to 3: the tool and its validated arguments.
     fn prepare(&self, call: &ToolCall) -> Result<(Arc<Entry>, Value), ToolError> {
         let entry = lookup::find(&self.registry, call.name())?;
-        let args = parse::arguments(call.arguments())?;
+        let mut args = parse::arguments(call.arguments())?;
+        entry.defaults().apply(&mut args);
         validate::arguments(entry.validator(), &args)?;
         Ok((entry, args))
     }

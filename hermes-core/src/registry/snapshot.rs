@@ -10,6 +10,7 @@ use serde_json::Value;
 use tokio::sync::OnceCell;
 use tokio_util::task::TaskTracker;
 
+use crate::dispatch::Defaults;
 use crate::{Error, Tool, ToolError, ToolSpec};
 
 /// Whether a registered tool can serve calls.
@@ -34,6 +35,7 @@ pub enum Availability {
 pub(crate) struct Entry {
     tool: Arc<dyn Tool>,
     validator: Validator,
+    defaults: Defaults,
     setup: OnceCell<Result<(), String>>,
     teardowns: TaskTracker,
 }
@@ -48,9 +50,11 @@ impl Entry {
                 tool: spec.name().to_owned(),
                 reason: err.to_string(),
             })?;
+        let defaults = Defaults::of(spec.name(), spec.parameters(), &validator)?;
         Ok(Self {
             tool,
             validator,
+            defaults,
             setup: OnceCell::new(),
             teardowns,
         })
@@ -66,6 +70,10 @@ impl Entry {
 
     pub(crate) fn validator(&self) -> &Validator {
         &self.validator
+    }
+
+    pub(crate) fn defaults(&self) -> &Defaults {
+        &self.defaults
     }
 
     /// Run `setup` once; later calls see its result.

@@ -110,6 +110,33 @@ impl ToolSpec {
         }
     }
 
+    /// A spec from parts already checked (by `#[tool]` at compile time).
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "internal constructor with one caller"
+    )]
+    pub(crate) fn from_checked_parts(
+        name: String,
+        description: String,
+        parameters: Value,
+        scope: Scope,
+        timeout: Duration,
+        tags: Vec<String>,
+        permissions: Vec<String>,
+        max_result_bytes: usize,
+    ) -> Self {
+        Self {
+            name,
+            description,
+            parameters,
+            scope,
+            timeout,
+            tags,
+            permissions,
+            max_result_bytes,
+        }
+    }
+
     /// The tool's name, unique in a registry.
     pub fn name(&self) -> &str {
         &self.name

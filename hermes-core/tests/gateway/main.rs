@@ -7,6 +7,7 @@ mod common;
 mod approval;
 mod bad_input;
 mod cancellation;
+mod defaults;
 mod idempotency;
 mod lifecycle;
 mod parallel;

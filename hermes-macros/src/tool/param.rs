@@ -1,0 +1,195 @@
+//! The grammar of `#[arg(...)]` on a parameter.
+
+use proc_macro2::Span;
+use serde_json::{Map, Value};
+use syn::ext::IdentExt;
+use syn::parse::{Parse, ParseStream, Parser};
+use syn::punctuated::Punctuated;
+use syn::{Attribute, Expr, ExprLit, Ident, Lit, Meta, Token};
+
+use super::Errors;
+use super::json::to_json;
+
+const KEYS: &str = "desc, default, minimum, maximum, pattern, enum, format, min_length, max_length";
+
+/// What `#[arg(...)]` said about one parameter.
+#[derive(Debug, Default)]
+pub(crate) struct ArgOptions {
+    /// `desc = "..."`, which wins over the rustdoc `# Arguments` entry.
+    pub(crate) description: Option<String>,
+    /// JSON Schema keywords to set on the property (`default`, `minimum`, ...).
+    pub(crate) keywords: Map<String, Value>,
+    /// The `#[arg]` attribute, for errors about several keys at once.
+    attr: Option<Attribute>,
+}
+
+impl ArgOptions {
+    /// Read and remove the `#[arg(...)]` attributes (they are not real attributes).
+    pub(crate) fn take(attrs: &mut Vec<Attribute>) -> syn::Result<Self> {
+        let mut options = Self::default();
+        let mut errors = Errors::default();
+        let mut kept = Vec::with_capacity(attrs.len());
+        for attr in attrs.drain(..) {
+            if attr.path().is_ident("arg") {
+                errors.keep(options.read(&attr));
+                options.attr = Some(attr);
+            } else {
+                kept.push(attr);
+            }
+        }
+        *attrs = kept;
+        errors.finish()?;
+        options.check()?;
+        Ok(options)
+    }
+
+    pub(crate) fn has_default(&self) -> bool {
+        self.keywords.contains_key("default")
+    }
+
+    fn read(&mut self, attr: &Attribute) -> syn::Result<()> {
+        let Meta::List(list) = &attr.meta else {
+            return Err(syn::Error::new_spanned(
+                attr,
+                "write `#[arg(key = value, ...)]`",
+            ));
+        };
+        let pairs = Punctuated::<Pair, Token![,]>::parse_terminated.parse2(list.tokens.clone())?;
+        let mut errors = Errors::default();
+        for pair in &pairs {
+            errors.keep(self.set(&pair.key.to_string(), pair.key.span(), &pair.value));
+        }
+        errors.finish()
+    }
+
+    fn set(&mut self, key: &str, key_span: Span, value: &Expr) -> syn::Result<()> {
+        let keyword = match key {
+            "desc" | "description" => {
+                if self.description.is_some() {
+                    return Err(syn::Error::new(key_span, "the description is given twice"));
+                }
+                self.description = Some(string(value)?);
+                return Ok(());
+            }
+            "default" => "default",
+            "minimum" | "maximum" => {
+                let json = to_json(value)?;
+                if !json.is_number() {
+                    return Err(syn::Error::new_spanned(
+                        value,
+                        format!("`{key}` takes a number"),
+                    ));
+                }
+                return self.insert(key, key_span, json);
+            }
+            "pattern" | "format" => {
+                let text = string(value)?;
+                return self.insert(key, key_span, Value::String(text));
+            }
+            "enum" => {
+                let json = to_json(value)?;
+                match &json {
+                    Value::Array(items) if !items.is_empty() => {}
+                    _ => {
+                        return Err(syn::Error::new_spanned(
+                            value,
+                            "`enum` takes a non-empty list, as `[\"a\", \"b\"]`",
+                        ));
+                    }
+                }
+                return self.insert("enum", key_span, json);
+            }
+            "min_length" | "max_length" => {
+                let Expr::Lit(ExprLit {
+                    lit: Lit::Int(int), ..
+                }) = value
+                else {
+                    return Err(syn::Error::new_spanned(
+                        value,
+                        format!("`{key}` takes a whole number"),
+                    ));
+                };
+                let keyword = if key == "min_length" {
+                    "minLength"
+                } else {
+                    "maxLength"
+                };
+                return self.insert(keyword, key_span, Value::from(int.base10_parse::<u64>()?));
+            }
+            _ => {
+                return Err(syn::Error::new(
+                    key_span,
+                    format!("unknown key `{key}`; `#[arg(...)]` takes: {KEYS}"),
+                ));
+            }
+        };
+        let json = to_json(value)?;
+        self.insert(keyword, key_span, json)
+    }
+
+    fn insert(&mut self, keyword: &str, span: Span, value: Value) -> syn::Result<()> {
+        if self.keywords.insert(keyword.to_owned(), value).is_some() {
+            return Err(syn::Error::new(span, format!("`{keyword}` is given twice")));
+        }
+        Ok(())
+    }
+
+    /// Checks across keys: a range that is not empty, a default inside the enum.
+    fn check(&self) -> syn::Result<()> {
+        let error = |message: String| match &self.attr {
+            Some(attr) => syn::Error::new_spanned(attr, message),
+            None => syn::Error::new(Span::call_site(), message),
+        };
+        let number = |key: &str| self.keywords.get(key).and_then(Value::as_f64);
+        if let (Some(min), Some(max)) = (number("minimum"), number("maximum")) {
+            if min > max {
+                return Err(error(format!(
+                    "`minimum` ({min}) is greater than `maximum` ({max})"
+                )));
+            }
+        }
+        if let (Some(default), Some(Value::Array(allowed))) =
+            (self.keywords.get("default"), self.keywords.get("enum"))
+        {
+            if !allowed.contains(default) {
+                return Err(error(format!(
+                    "the default {default} is not one of the `enum` values"
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `key = value`, where the key may be a keyword (`enum`).
+struct Pair {
+    key: Ident,
+    value: Expr,
+}
+
+impl Parse for Pair {
+    fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
+        let key = Ident::parse_any(input)?;
+        if !input.peek(Token![=]) {
+            return Err(syn::Error::new_spanned(
+                &key,
+                format!("write `{key} = value`; keys: {KEYS}"),
+            ));
+        }
+        input.parse::<Token![=]>()?;
+        Ok(Self {
+            key,
+            value: input.parse()?,
+        })
+    }
+}
+
+fn string(value: &Expr) -> syn::Result<String> {
+    match value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(text),
+            ..
+        }) => Ok(text.value()),
+        other => Err(syn::Error::new_spanned(other, "expected a string literal")),
+    }
+}

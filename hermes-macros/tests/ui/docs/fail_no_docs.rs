@@ -1,0 +1,8 @@
+use hermes_core::tool;
+
+#[tool]
+fn undocumented(city: String) -> String {
+    city
+}
+
+fn main() {}

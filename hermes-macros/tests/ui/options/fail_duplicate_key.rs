@@ -1,0 +1,9 @@
+use hermes_core::tool;
+
+/// Query the weather.
+#[tool(scope = "read", scope = "write", permissions = ["network"])]
+fn weather(city: String) -> String {
+    city
+}
+
+fn main() {}
