@@ -1,7 +1,7 @@
 //! The `#[tool]` functions under test.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use hermes_core::{ToolContext, ToolError, ToolOutput, tool};
 use schemars::JsonSchema;
@@ -28,8 +28,8 @@ pub enum WeatherError {
     UnknownCity(String),
 }
 
-/// How many times a body ran: validation must stop bad calls before it.
-pub static WEATHER_BODIES: AtomicUsize = AtomicUsize::new(0);
+/// The cities the body ran for: validation must stop bad calls before it.
+pub static WEATHER_CITIES: Mutex<Vec<String>> = Mutex::new(Vec::new());
 
 /// Query the current weather and the forecast for a city.
 ///
@@ -44,7 +44,7 @@ pub async fn get_weather(
     #[arg(default = 3, minimum = 1, maximum = 7)] days: u8,
     unit: Unit,
 ) -> Result<Forecast, WeatherError> {
-    WEATHER_BODIES.fetch_add(1, Ordering::SeqCst);
+    WEATHER_CITIES.lock().unwrap().push(city.clone());
     if city == "Atlantis" {
         return Err(WeatherError::UnknownCity(city));
     }
