@@ -1,9 +1,10 @@
 //! hermes: tool-calling LLM agents in Rust, after Nous Research's Hermes Agent.
 //!
 //! This facade re-exports the workspace's crates so one dependency brings everything:
-//! today [`hermes_core`] (protocol, tools, registry, gateway, agent loop, and the
-//! [`tool`](macro@tool) attribute from `hermes-macros`). Its items are re-exported at the root, so
-//! `hermes::Agent` and `hermes_core::Agent` are the same.
+//! [`hermes_core`] (protocol, tools, registry, gateway, agent loop, and the
+//! [`tool`](macro@tool) attribute from `hermes-macros`), whose items are re-exported at
+//! the root (`hermes::Agent` is `hermes_core::Agent`), and [`permissions`]
+//! (`hermes-permissions`, feature `permissions`, on by default).
 //!
 //! ```
 //! use hermes::{Agent, Registry, ScriptedBackend, ScriptedTurn, ToolCall, demo::Calc};
@@ -25,6 +26,11 @@
 
 pub use hermes_core;
 pub use hermes_core::*;
+
+/// The permission engine (`hermes-permissions`): profiles in YAML, the four layers,
+/// path/command/host rules, approvers.
+#[cfg(feature = "permissions")]
+pub use hermes_permissions as permissions;
 
 /// The README's Rust example, compiled and run as a doctest so it cannot rot.
 #[doc = include_str!("../README.md")]

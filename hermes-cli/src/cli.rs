@@ -1,5 +1,7 @@
 //! The command line, as clap types. No tool logic here.
 
+use std::path::PathBuf;
+
 use clap::{Args, Parser, Subcommand};
 
 /// hermes: tool-calling LLM agents in Rust.
@@ -19,6 +21,70 @@ pub(crate) enum Command {
     /// List, inspect and call the registered tools.
     #[command(subcommand)]
     Tool(ToolCommand),
+    /// Check commands and calls against the permission engine.
+    #[command(subcommand)]
+    Permissions(PermissionsCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum PermissionsCommand {
+    /// Judge a shell command: prints {"verdict": "hardline"|"dangerous"|"safe", "rule", "reason"}.
+    ///
+    /// Always exits 0 when the command could be judged: read the verdict.
+    CheckCommand(CheckCommandArgs),
+    /// Judge a tool call, or a bare permission and value, under a profile.
+    ///
+    /// Prints {"decision": "allow"|"deny"|"needs_approval", "layer", "rule", "reason"}.
+    /// Exits 0 for allow, 1 for deny or needs_approval, 2 on usage errors (a bad
+    /// profile file, an unknown tool or profile).
+    Check(CheckArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CheckCommandArgs {
+    /// The command line, as one argument.
+    pub(crate) command: String,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CheckArgs {
+    /// The profile file (YAML).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) profiles: PathBuf,
+    /// The profile to apply.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) profile: String,
+    /// A tool to call (its declared permissions and path/command/URL parameters are judged).
+    #[arg(
+        long,
+        value_name = "TOOL",
+        conflicts_with = "permission",
+        required_unless_present = "permission"
+    )]
+    pub(crate) tool: Option<String>,
+    /// The tool call's arguments, as JSON.
+    #[arg(long, value_name = "JSON", default_value = "{}")]
+    pub(crate) args: String,
+    /// A bare permission to check (`file:write`), optionally with one value.
+    #[arg(long, value_name = "PERM")]
+    pub(crate) permission: Option<String>,
+    /// A path used under --permission.
+    #[arg(long, value_name = "P", requires = "permission", conflicts_with_all = ["command", "url"])]
+    pub(crate) path: Option<String>,
+    /// A shell command used under --permission.
+    #[arg(
+        long,
+        value_name = "C",
+        requires = "permission",
+        conflicts_with = "url"
+    )]
+    pub(crate) command: Option<String>,
+    /// A URL used under --permission.
+    #[arg(long, value_name = "U", requires = "permission")]
+    pub(crate) url: Option<String>,
+    /// The working directory relative paths are resolved against (default: the current one).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) cwd: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -54,9 +120,16 @@ pub(crate) struct CallArgs {
     /// The arguments: a JSON object, as a model would send it.
     #[arg(long, value_name = "JSON", default_value = "{}")]
     pub(crate) args: String,
-    /// Approve the call if it needs approval (dangerous tools, policy requests).
+    /// Approve the call if it needs approval (dangerous tools, policy requests); without
+    /// it, approval is asked on the terminal, and refused when there is none.
     #[arg(long)]
     pub(crate) yes: bool,
+    /// Judge the call with the permission engine under this profile file.
+    #[arg(long, value_name = "FILE", requires = "profile")]
+    pub(crate) profiles: Option<PathBuf>,
+    /// The profile to apply (with --profiles).
+    #[arg(long, value_name = "NAME", requires = "profiles")]
+    pub(crate) profile: Option<String>,
     /// The session the call belongs to (idempotency keys are per session).
     #[arg(long, value_name = "ID", default_value = "cli")]
     pub(crate) session: String,

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use crate::cli::{Cli, Command, ToolCommand};
+use crate::cli::{Cli, Command, PermissionsCommand, ToolCommand};
 
 /// What a command decided, as an exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,6 +63,12 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
         }
         Command::Tool(ToolCommand::Call(args)) => {
             runtime.block_on(commands::tool::call(registry, &args, &mut stdout))?
+        }
+        Command::Permissions(PermissionsCommand::CheckCommand(args)) => {
+            commands::permissions::check_command(&args, &mut stdout)?
+        }
+        Command::Permissions(PermissionsCommand::Check(args)) => {
+            commands::permissions::check(&registry, &args, &mut stdout)?
         }
     };
     stdout.flush()?;

@@ -64,7 +64,10 @@ mod trace;
 pub mod __private;
 
 pub use agent::{Agent, AgentBuilder, AgentOutcome, RunStatus, RunStream, TOOL_OUTPUT_NOTICE};
-pub use dispatch::{CallReport, DEFAULT_MAX_PARALLEL_TOOLS, Dispatcher, DispatcherBuilder};
+pub use dispatch::{
+    CallReport, DEFAULT_MAX_PARALLEL_TOOLS, Dispatcher, DispatcherBuilder, IdempotencyStore,
+    MemoryIdempotencyStore,
+};
 pub use error::{BoxError, Error, LlmError, ToolError, ToolErrorKind, Violation};
 pub use event::{AgentEvent, CallOutcome, EventSink};
 pub use llm::{
@@ -81,8 +84,8 @@ pub use registry::{Availability, Registry};
 pub use run_context::RunContext;
 pub use tokio_util::sync::CancellationToken;
 pub use tool::{
-    DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT, FnTool, IntoToolOutput, Scope, Tool, ToolContext,
-    ToolFuture, ToolOutput, ToolSpec, ToolSpecBuilder, TypedTool, parse_args,
+    Access, ArgKind, DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT, FnTool, IntoToolOutput, Scope,
+    Tool, ToolContext, ToolFuture, ToolOutput, ToolSpec, ToolSpecBuilder, TypedTool, parse_args,
 };
 pub use trace::new_trace_id;
 

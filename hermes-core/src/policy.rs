@@ -27,6 +27,10 @@ pub enum Decision {
     NeedsApproval {
         /// What to ask the human.
         prompt: String,
+        /// The kind of action a session-wide approval would cover (say
+        /// `dangerous.git-force-push:git push`); `None` when an approval must not be
+        /// remembered beyond this call.
+        class: Option<String>,
     },
 }
 
@@ -38,10 +42,20 @@ impl Decision {
         }
     }
 
-    /// A request for approval.
+    /// A request for approval of this call only.
     pub fn needs_approval(prompt: impl Into<String>) -> Self {
         Self::NeedsApproval {
             prompt: prompt.into(),
+            class: None,
+        }
+    }
+
+    /// A request for approval that the human may grant for the rest of the session, for
+    /// every call of the same `class`.
+    pub fn needs_approval_for(prompt: impl Into<String>, class: impl Into<String>) -> Self {
+        Self::NeedsApproval {
+            prompt: prompt.into(),
+            class: Some(class.into()),
         }
     }
 }
@@ -53,6 +67,13 @@ impl Decision {
 pub trait Policy: Send + Sync + fmt::Debug + 'static {
     /// Decide about one call whose arguments already passed the tool's schema.
     fn check(&self, spec: &ToolSpec, args: &Value, ctx: &ToolContext) -> Decision;
+
+    /// A human approved calls of `class` for the rest of `session_id`
+    /// ([`Approval::ApprovedForSession`]); a policy that remembers grants should let
+    /// such calls through from now on. The default forgets it.
+    fn grant(&self, session_id: &str, class: &str) {
+        let _ = (session_id, class);
+    }
 }
 
 /// The default policy: `read` and `write` tools run, `dangerous` tools need approval.
@@ -83,6 +104,8 @@ pub struct ApprovalRequest {
     pub arguments: Value,
     /// What to ask.
     pub prompt: String,
+    /// What a session-wide approval would cover, when one is possible.
+    pub class: Option<String>,
     /// The call's id.
     pub tool_call_id: String,
     /// The run's trace id.
@@ -91,12 +114,51 @@ pub struct ApprovalRequest {
     pub session_id: String,
 }
 
+impl ApprovalRequest {
+    /// A request about `tool` (for approvers' tests and custom gateways; the dispatcher
+    /// makes its own). Ids are empty until set.
+    pub fn new(
+        tool: impl Into<String>,
+        scope: Scope,
+        arguments: Value,
+        prompt: impl Into<String>,
+    ) -> Self {
+        Self {
+            tool: tool.into(),
+            scope,
+            arguments,
+            prompt: prompt.into(),
+            class: None,
+            tool_call_id: String::new(),
+            trace_id: String::new(),
+            session_id: String::new(),
+        }
+    }
+
+    /// Set the class a session-wide approval would cover.
+    #[must_use]
+    pub fn with_class(mut self, class: impl Into<String>) -> Self {
+        self.class = Some(class.into());
+        self
+    }
+
+    /// Set the session.
+    #[must_use]
+    pub fn with_session(mut self, session_id: impl Into<String>) -> Self {
+        self.session_id = session_id.into();
+        self
+    }
+}
+
 /// A human's answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Approval {
-    /// Go ahead.
+    /// Go ahead, this once.
     Approved,
+    /// Go ahead, and for every call of the request's `class` for the rest of the
+    /// session (this call only when the request has no class).
+    ApprovedForSession,
     /// Do not run it.
     Denied {
         /// Why not.

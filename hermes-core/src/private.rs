@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 pub use crate::linked::LinkedTool;
 pub use crate::{
-    IntoToolOutput, Scope, Tool, ToolContext, ToolError, ToolFuture, ToolOutput, ToolSpec,
+    ArgKind, IntoToolOutput, Scope, Tool, ToolContext, ToolError, ToolFuture, ToolOutput, ToolSpec,
     parse_args,
 };
 pub use inventory;
@@ -24,6 +24,8 @@ pub struct ParamDoc {
     pub keywords: &'static str,
     /// Whether it has a default (and so is not required).
     pub has_default: bool,
+    /// What its value is for the permission engine (`path:write`, `command`, ...), or "".
+    pub kind: &'static str,
 }
 
 /// A tool's spec, from the macro's checked parts: the name, timeout and size were
@@ -41,6 +43,10 @@ pub fn spec(
     max_result_bytes: usize,
 ) -> ToolSpec {
     patch(&mut parameters, params);
+    let arg_kinds = params
+        .iter()
+        .filter_map(|param| ArgKind::parse(param.kind).map(|kind| (param.name.to_owned(), kind)))
+        .collect();
     ToolSpec::from_checked_parts(
         name.to_owned(),
         description.to_owned(),
@@ -50,6 +56,7 @@ pub fn spec(
         tags.iter().map(|&tag| tag.to_owned()).collect(),
         permissions.iter().map(|&p| p.to_owned()).collect(),
         max_result_bytes,
+        arg_kinds,
     )
 }
 

@@ -1,3 +1,4 @@
 //! One module per noun.
 
+pub(crate) mod permissions;
 pub(crate) mod tool;

@@ -3,6 +3,7 @@
 use std::io::Write;
 
 use hermes_core::{ApproveAll, Dispatcher, Registry, RunContext, Tool, ToolCall};
+use hermes_permissions::TerminalApprover;
 use serde::Serialize;
 
 use crate::cli::{CallArgs, ListArgs, SchemaArgs};
@@ -83,8 +84,14 @@ pub(crate) async fn call(
     out: &mut dyn Write,
 ) -> anyhow::Result<Status> {
     let mut dispatcher = Dispatcher::builder(registry);
-    if args.yes {
-        dispatcher = dispatcher.approver(ApproveAll);
+    dispatcher = if args.yes {
+        dispatcher.approver(ApproveAll)
+    } else {
+        dispatcher.approver(TerminalApprover::new())
+    };
+    if let (Some(file), Some(name)) = (&args.profiles, &args.profile) {
+        let engine = super::permissions::engine(file, name, None)?;
+        dispatcher = dispatcher.policy(engine.clone()).idempotency_store(engine);
     }
     let dispatcher = dispatcher.build()?;
     let call = ToolCall::new("cli_call", args.name.as_str(), args.args.as_str());
@@ -98,7 +105,10 @@ pub(crate) async fn call(
     })
 }
 
-fn find(registry: &Registry, name: &str) -> Result<std::sync::Arc<dyn Tool>, UsageError> {
+pub(crate) fn find(
+    registry: &Registry,
+    name: &str,
+) -> Result<std::sync::Arc<dyn Tool>, UsageError> {
     registry.get(name).ok_or_else(|| {
         UsageError(format!(
             "no tool named `{name}` is registered; run `hermes tool list` to see the tools"

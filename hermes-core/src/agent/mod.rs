@@ -15,7 +15,7 @@ pub use outcome::{AgentOutcome, RunStatus};
 pub use stream::RunStream;
 
 use crate::policy::{Approver, Policy};
-use crate::{Dispatcher, Error, LlmBackend, Registry, ToolChoice};
+use crate::{Dispatcher, Error, IdempotencyStore, LlmBackend, Registry, ToolChoice};
 
 /// The default round limit.
 pub const DEFAULT_MAX_ROUNDS: u32 = 10;
@@ -152,6 +152,7 @@ pub struct AgentBuilder {
     registry: Registry,
     policy: Option<Arc<dyn Policy>>,
     approver: Option<Arc<dyn Approver>>,
+    idempotency: Option<Arc<dyn IdempotencyStore>>,
     system_prompt: Option<String>,
     max_rounds: u32,
     timeout: Option<Duration>,
@@ -167,6 +168,7 @@ impl Default for AgentBuilder {
             registry: Registry::new(),
             policy: None,
             approver: None,
+            idempotency: None,
             system_prompt: None,
             max_rounds: DEFAULT_MAX_ROUNDS,
             timeout: None,
@@ -202,9 +204,27 @@ impl AgentBuilder {
         self
     }
 
+    /// A shared permission policy.
+    pub fn policy_arc(mut self, policy: Arc<dyn Policy>) -> Self {
+        self.policy = Some(policy);
+        self
+    }
+
     /// Who approves calls that need it (default: [`DenyAll`](crate::DenyAll)).
     pub fn approver(mut self, approver: impl Approver) -> Self {
         self.approver = Some(Arc::new(approver));
+        self
+    }
+
+    /// A shared approver.
+    pub fn approver_arc(mut self, approver: Arc<dyn Approver>) -> Self {
+        self.approver = Some(approver);
+        self
+    }
+
+    /// Where `write` results are remembered for idempotent repeats (default: in memory).
+    pub fn idempotency_store(mut self, store: impl IdempotencyStore) -> Self {
+        self.idempotency = Some(Arc::new(store));
         self
     }
 
@@ -274,6 +294,9 @@ impl AgentBuilder {
         }
         if let Some(approver) = self.approver {
             dispatcher = dispatcher.approver_arc(approver);
+        }
+        if let Some(store) = self.idempotency {
+            dispatcher = dispatcher.idempotency_store_arc(store);
         }
         let prompt = self
             .system_prompt

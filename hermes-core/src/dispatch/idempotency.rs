@@ -1,6 +1,7 @@
 //! Step 5: `write` calls run once per idempotency key; a repeat gets the first result.
 
 use std::collections::{HashMap, VecDeque};
+use std::fmt;
 use std::fmt::Write as _;
 use std::future::Future;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -13,39 +14,92 @@ use crate::ToolError;
 /// The argument that, when a tool's schema declares it, carries an explicit key.
 pub const IDEMPOTENCY_KEY_ARG: &str = "idempotency_key";
 
-/// Results of successful `write` calls by key, oldest evicted first.
+/// Where the results of successful `write` calls are kept, by session and key.
 ///
-/// Only successes are kept: a call that failed (timed out, say) runs again when repeated.
-/// Two identical calls in flight at once run the tool once; the second waits.
+/// The dispatcher asks it before running a `write` call and records the result after a
+/// success; failures are never recorded, so a failed call runs again when repeated.
+/// Implementations must bound their size. [`MemoryIdempotencyStore`] is the default;
+/// `hermes-permissions` keeps keys in its per-session state.
+pub trait IdempotencyStore: Send + Sync + fmt::Debug + 'static {
+    /// The recorded result of the call with this key in this session.
+    fn get(&self, session_id: &str, key: &str) -> Option<String>;
+    /// Record the result of a successful call.
+    fn put(&self, session_id: &str, key: String, content: String);
+}
+
+/// An in-memory [`IdempotencyStore`] holding at most `capacity` results, oldest evicted
+/// first.
 #[derive(Debug)]
-pub(crate) struct IdempotencyCache {
+pub struct MemoryIdempotencyStore {
     capacity: usize,
-    state: Mutex<State>,
+    state: Mutex<Bounded>,
 }
 
 #[derive(Debug, Default)]
-struct State {
-    cells: HashMap<String, Arc<OnceCell<String>>>,
-    order: VecDeque<String>,
+struct Bounded {
+    results: HashMap<Slot, String>,
+    order: VecDeque<Slot>,
 }
 
-impl IdempotencyCache {
-    pub(crate) fn new(capacity: usize) -> Self {
+impl MemoryIdempotencyStore {
+    /// A store of at most `capacity` results (at least one).
+    pub fn new(capacity: usize) -> Self {
         Self {
-            capacity,
+            capacity: capacity.max(1),
             state: Mutex::default(),
         }
     }
+}
 
-    pub(crate) fn capacity(&self) -> usize {
-        self.capacity
+impl IdempotencyStore for MemoryIdempotencyStore {
+    fn get(&self, session_id: &str, key: &str) -> Option<String> {
+        let state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        state
+            .results
+            .get(&(session_id.to_owned(), key.to_owned()))
+            .cloned()
     }
 
-    /// Run `call` unless a call with this key already succeeded; returns the content
-    /// and whether it was replayed. Cancel-safe: a dropped first caller lets a waiting
-    /// one run the call.
+    fn put(&self, session_id: &str, key: String, content: String) {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let slot = (session_id.to_owned(), key);
+        if state.results.insert(slot.clone(), content).is_none() {
+            state.order.push_back(slot);
+        }
+        while state.order.len() > self.capacity {
+            let Some(oldest) = state.order.pop_front() else {
+                break;
+            };
+            state.results.remove(&oldest);
+        }
+    }
+}
+
+/// A session and a key.
+type Slot = (String, String);
+
+/// Runs each key at most once at a time, and at most once after a success.
+#[derive(Debug)]
+pub(crate) struct Idempotency {
+    store: Arc<dyn IdempotencyStore>,
+    /// Calls in flight, so an identical call arriving meanwhile waits for the first.
+    in_flight: Mutex<HashMap<Slot, Arc<OnceCell<String>>>>,
+}
+
+impl Idempotency {
+    pub(crate) fn new(store: Arc<dyn IdempotencyStore>) -> Self {
+        Self {
+            store,
+            in_flight: Mutex::default(),
+        }
+    }
+
+    /// Run `call` unless a call with this key already succeeded in this session; returns
+    /// the content and whether it was replayed. Cancel-safe: a dropped first caller lets
+    /// a waiting one run the call.
     pub(crate) async fn run_once<F, Fut>(
         &self,
+        session_id: &str,
         key: String,
         call: F,
     ) -> Result<(String, bool), ToolError>
@@ -53,39 +107,42 @@ impl IdempotencyCache {
         F: FnOnce() -> Fut,
         Fut: Future<Output = Result<String, ToolError>>,
     {
-        let cell = self.cell(key);
+        if let Some(content) = self.store.get(session_id, &key) {
+            return Ok((content, true));
+        }
+        let slot = (session_id.to_owned(), key);
+        let cell = Arc::clone(
+            self.in_flight
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .entry(slot.clone())
+                .or_default(),
+        );
         let mut ran = false;
-        let content = cell
+        let outcome = cell
             .get_or_try_init(|| {
                 ran = true;
                 call()
             })
-            .await?;
-        Ok((content.clone(), !ran))
-    }
-
-    fn cell(&self, key: String) -> Arc<OnceCell<String>> {
-        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(cell) = state.cells.get(&key) {
-            return Arc::clone(cell);
+            .await
+            .cloned();
+        if ran {
+            self.in_flight
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .remove(&slot);
+            if let Ok(content) = &outcome {
+                self.store.put(session_id, slot.1, content.clone());
+            }
         }
-        while state.order.len() >= self.capacity {
-            let Some(oldest) = state.order.pop_front() else {
-                break;
-            };
-            state.cells.remove(&oldest);
-        }
-        let cell = Arc::new(OnceCell::new());
-        state.cells.insert(key.clone(), Arc::clone(&cell));
-        state.order.push_back(key);
-        cell
+        outcome.map(|content| (content, !ran))
     }
 }
 
 /// The key of a call: the explicit `idempotency_key` argument if there is one, else the
-/// tool and its canonical arguments; always within the session.
-pub(crate) fn key(session_id: &str, tool: &str, args: &Value) -> String {
-    let mut key = format!("{session_id}\u{0}{tool}\u{0}");
+/// tool and its canonical arguments.
+pub(crate) fn key(tool: &str, args: &Value) -> String {
+    let mut key = format!("{tool}\u{0}");
     match args.get(IDEMPOTENCY_KEY_ARG) {
         Some(Value::String(explicit)) => {
             key.push_str("key:");
@@ -138,14 +195,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn key_ignores_member_order_and_respects_session() {
+    fn key_ignores_member_order() {
         let a = key(
-            "s1",
             "write",
             &json!({"path": "a", "body": {"x": 1, "y": [1, 2]}}),
         );
         let b = key(
-            "s1",
             "write",
             &json!({"body": {"y": [1, 2], "x": 1}, "path": "a"}),
         );
@@ -153,55 +208,51 @@ mod tests {
         assert_ne!(
             a,
             key(
-                "s2",
                 "write",
-                &json!({"path": "a", "body": {"x": 1, "y": [1, 2]}})
+                &json!({"path": "b", "body": {"x": 1, "y": [1, 2]}})
             )
         );
         assert_ne!(
             a,
             key(
-                "s1",
-                "write",
-                &json!({"path": "b", "body": {"x": 1, "y": [1, 2]}})
+                "other",
+                &json!({"path": "a", "body": {"x": 1, "y": [1, 2]}})
             )
         );
     }
 
     #[test]
     fn explicit_key_wins() {
-        let a = key("s", "t", &json!({"idempotency_key": "k1", "n": 1}));
-        let b = key("s", "t", &json!({"idempotency_key": "k1", "n": 2}));
+        let a = key("t", &json!({"idempotency_key": "k1", "n": 1}));
+        let b = key("t", &json!({"idempotency_key": "k1", "n": 2}));
         assert_eq!(a, b);
     }
 
     #[tokio::test]
     async fn failures_are_not_remembered_and_capacity_evicts() {
-        let cache = IdempotencyCache::new(2);
-        let failed = cache
-            .run_once("k".into(), || async { Err(ToolError::failed("boom")) })
+        let once = Idempotency::new(Arc::new(MemoryIdempotencyStore::new(2)));
+        let failed = once
+            .run_once("s", "k".into(), || async { Err(ToolError::failed("boom")) })
             .await;
         assert!(failed.is_err());
-        let first = cache
-            .run_once("k".into(), || async { Ok("one".to_owned()) })
+        let first = once
+            .run_once("s", "k".into(), || async { Ok("one".to_owned()) })
+            .await;
+        assert_eq!(first.unwrap(), ("one".to_owned(), false));
+        let again = once
+            .run_once("s", "k".into(), || async { Ok("two".to_owned()) })
+            .await;
+        assert_eq!(again.unwrap(), ("one".to_owned(), true));
+        let other_session = once
+            .run_once("t", "k".into(), || async { Ok("t".to_owned()) })
+            .await;
+        assert_eq!(other_session.unwrap(), ("t".to_owned(), false));
+        once.run_once("s", "b".into(), || async { Ok(String::new()) })
             .await
             .unwrap();
-        assert_eq!(first, ("one".to_owned(), false));
-        let again = cache
-            .run_once("k".into(), || async { Ok("two".to_owned()) })
-            .await
-            .unwrap();
-        assert_eq!(again, ("one".to_owned(), true));
-        for other in ["a", "b"] {
-            cache
-                .run_once(other.into(), || async { Ok(String::new()) })
-                .await
-                .unwrap();
-        }
-        let evicted = cache
-            .run_once("k".into(), || async { Ok("three".to_owned()) })
-            .await
-            .unwrap();
-        assert_eq!(evicted, ("three".to_owned(), false));
+        let evicted = once
+            .run_once("s", "k".into(), || async { Ok("three".to_owned()) })
+            .await;
+        assert_eq!(evicted.unwrap(), ("three".to_owned(), false));
     }
 }

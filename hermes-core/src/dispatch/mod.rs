@@ -31,7 +31,7 @@ use serde_json::Value;
 use tracing::Instrument;
 
 pub(crate) use defaults::Defaults;
-pub use idempotency::IDEMPOTENCY_KEY_ARG;
+pub use idempotency::{IDEMPOTENCY_KEY_ARG, IdempotencyStore, MemoryIdempotencyStore};
 
 use crate::policy::{Approver, Policy};
 use crate::registry::Entry;
@@ -72,7 +72,7 @@ pub const DEFAULT_IDEMPOTENCY_CAPACITY: usize = 4096;
 pub struct Dispatcher {
     registry: Registry,
     gate: Arc<Gate>,
-    idempotency: Arc<idempotency::IdempotencyCache>,
+    idempotency: Arc<idempotency::Idempotency>,
     max_parallel_tools: usize,
 }
 
@@ -83,9 +83,9 @@ impl Dispatcher {
         Self {
             registry,
             gate: Arc::default(),
-            idempotency: Arc::new(idempotency::IdempotencyCache::new(
-                DEFAULT_IDEMPOTENCY_CAPACITY,
-            )),
+            idempotency: Arc::new(idempotency::Idempotency::new(Arc::new(
+                MemoryIdempotencyStore::new(DEFAULT_IDEMPOTENCY_CAPACITY),
+            ))),
             max_parallel_tools: DEFAULT_MAX_PARALLEL_TOOLS,
         }
     }
@@ -211,18 +211,21 @@ impl Dispatcher {
         run: &RunContext,
     ) -> Result<(String, bool), ToolError> {
         let spec = entry.spec();
-        if let policy::Verdict::AskApproval { prompt } =
+        if let policy::Verdict::AskApproval { prompt, class } =
             policy::check(self.gate.policy.as_ref(), spec, &args, ctx)?
         {
-            let ask = approval::ask(self.gate.approver.as_ref(), spec, &args, prompt, ctx, run);
+            let ask = approval::ask(&self.gate, spec, &args, (prompt, class), ctx, run);
             Box::pin(ask).await?;
         }
         if !entry.is_ready() {
             Box::pin(entry.ensure_ready()).await?;
         }
         if spec.scope() == Scope::Write {
-            let key = idempotency::key(run.session_id(), spec.name(), &args);
-            Box::pin(self.idempotency.run_once(key, || execute(entry, args, ctx))).await
+            let key = idempotency::key(spec.name(), &args);
+            let once = self
+                .idempotency
+                .run_once(run.session_id(), key, || execute(entry, args, ctx));
+            Box::pin(once).await
         } else {
             Ok((execute(entry, args, ctx).await?, false))
         }
@@ -287,9 +290,19 @@ impl DispatcherBuilder {
         self
     }
 
-    /// How many `write` results to remember for idempotent repeats (default 4096).
-    pub fn idempotency_capacity(mut self, capacity: usize) -> Self {
-        self.dispatcher.idempotency = Arc::new(idempotency::IdempotencyCache::new(capacity));
+    /// Remember at most this many `write` results, in memory (default 4096).
+    pub fn idempotency_capacity(self, capacity: usize) -> Self {
+        self.idempotency_store(MemoryIdempotencyStore::new(capacity))
+    }
+
+    /// Where `write` results are remembered (default: [`MemoryIdempotencyStore`]).
+    pub fn idempotency_store(self, store: impl IdempotencyStore) -> Self {
+        self.idempotency_store_arc(Arc::new(store))
+    }
+
+    /// A shared idempotency store.
+    pub fn idempotency_store_arc(mut self, store: Arc<dyn IdempotencyStore>) -> Self {
+        self.dispatcher.idempotency = Arc::new(idempotency::Idempotency::new(store));
         self
     }
 
@@ -297,18 +310,12 @@ impl DispatcherBuilder {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidSetting`] if `max_parallel_tools` or the idempotency capacity is zero.
+    /// [`Error::InvalidSetting`] if `max_parallel_tools` is zero.
     pub fn build(self) -> Result<Dispatcher, Error> {
         if self.dispatcher.max_parallel_tools == 0 {
             return Err(Error::InvalidSetting {
                 setting: "max_parallel_tools",
                 reason: "at least one call must be able to run".into(),
-            });
-        }
-        if self.dispatcher.idempotency.capacity() == 0 {
-            return Err(Error::InvalidSetting {
-                setting: "idempotency_capacity",
-                reason: "the cache must hold at least one result".into(),
             });
         }
         Ok(self.dispatcher)

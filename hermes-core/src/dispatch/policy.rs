@@ -9,7 +9,10 @@ use crate::{Scope, ToolContext, ToolError, ToolSpec};
 #[derive(Debug)]
 pub(crate) enum Verdict {
     Run,
-    AskApproval { prompt: String },
+    AskApproval {
+        prompt: String,
+        class: Option<String>,
+    },
 }
 
 /// Deny wins; `dangerous` scope turns an `Allow` into a request for approval.
@@ -24,9 +27,10 @@ pub(crate) fn check(
             tool: spec.name().to_owned(),
             reason,
         }),
-        Decision::NeedsApproval { prompt } => Ok(Verdict::AskApproval { prompt }),
+        Decision::NeedsApproval { prompt, class } => Ok(Verdict::AskApproval { prompt, class }),
         Decision::Allow if spec.scope() == Scope::Dangerous => Ok(Verdict::AskApproval {
             prompt: format!("`{}` is a dangerous tool; allow this call?", spec.name()),
+            class: None,
         }),
         Decision::Allow => Ok(Verdict::Run),
     }

@@ -19,7 +19,7 @@ pub use function::FnTool;
 pub use future::ToolFuture;
 pub use output::{IntoToolOutput, ToolOutput};
 pub use spec::{
-    DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT, Scope, ToolSpec, ToolSpecBuilder,
+    Access, ArgKind, DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT, Scope, ToolSpec, ToolSpecBuilder,
     is_valid_tool_name, schema_for,
 };
 

@@ -59,6 +59,72 @@ impl FromStr for Scope {
     }
 }
 
+/// What a parameter's value is, so the permission engine can judge it without
+/// per-tool code: a path it will open, a shell command it will run, a URL or host it
+/// will contact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ArgKind {
+    /// A filesystem path, opened for this kind of access.
+    Path(Access),
+    /// A shell command line.
+    Command,
+    /// A URL (its host is what network rules see).
+    Url,
+    /// A host name or address.
+    Host,
+}
+
+/// How a path parameter is used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Access {
+    /// Read it (`file:read`).
+    Read,
+    /// Create or change it (`file:write`).
+    Write,
+    /// Delete it (`file:delete`).
+    Delete,
+}
+
+impl Access {
+    /// `read`, `write` or `delete`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Read => "read",
+            Self::Write => "write",
+            Self::Delete => "delete",
+        }
+    }
+}
+
+impl ArgKind {
+    /// Read `path:read`, `path:write`, `path:delete`, `command`, `url` or `host`.
+    pub fn parse(text: &str) -> Option<Self> {
+        Some(match text {
+            "path:read" => Self::Path(Access::Read),
+            "path:write" => Self::Path(Access::Write),
+            "path:delete" => Self::Path(Access::Delete),
+            "command" => Self::Command,
+            "url" => Self::Url,
+            "host" => Self::Host,
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for ArgKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Path(access) => write!(f, "path:{}", access.as_str()),
+            Self::Command => f.write_str("command"),
+            Self::Url => f.write_str("url"),
+            Self::Host => f.write_str("host"),
+        }
+    }
+}
+
 /// Everything the gateway and the model need to know about a tool.
 ///
 /// Built with [`ToolSpec::builder`], which checks the name and the schema root.
@@ -91,6 +157,7 @@ pub struct ToolSpec {
     tags: Vec<String>,
     permissions: Vec<String>,
     max_result_bytes: usize,
+    arg_kinds: Vec<(String, ArgKind)>,
 }
 
 impl ToolSpec {
@@ -106,6 +173,7 @@ impl ToolSpec {
                 tags: Vec::new(),
                 permissions: Vec::new(),
                 max_result_bytes: DEFAULT_MAX_RESULT_BYTES,
+                arg_kinds: Vec::new(),
             },
         }
     }
@@ -124,6 +192,7 @@ impl ToolSpec {
         tags: Vec<String>,
         permissions: Vec<String>,
         max_result_bytes: usize,
+        arg_kinds: Vec<(String, ArgKind)>,
     ) -> Self {
         Self {
             name,
@@ -134,6 +203,7 @@ impl ToolSpec {
             tags,
             permissions,
             max_result_bytes,
+            arg_kinds,
         }
     }
 
@@ -175,6 +245,11 @@ impl ToolSpec {
     /// Results longer than this many bytes are cut (head and tail kept).
     pub fn max_result_bytes(&self) -> usize {
         self.max_result_bytes
+    }
+
+    /// The parameters whose values the permission engine judges, with what they are.
+    pub fn arg_kinds(&self) -> &[(String, ArgKind)] {
+        &self.arg_kinds
     }
 
     /// The OpenAI function object: `{type: "function", function: {name, description, parameters}}`.
@@ -255,6 +330,14 @@ impl ToolSpecBuilder {
         self
     }
 
+    /// Declare what parameter `name`'s value is (a path, a command, a URL, a host), so
+    /// the permission engine applies the matching restrictions to it. The value may also
+    /// be an array of such strings.
+    pub fn arg_kind(mut self, name: impl Into<String>, kind: ArgKind) -> Self {
+        self.spec.arg_kinds.push((name.into(), kind));
+        self
+    }
+
     /// The result size cap in bytes (default 64 KiB).
     pub fn max_result_bytes(mut self, bytes: usize) -> Self {
         self.spec.max_result_bytes = bytes;
@@ -272,6 +355,7 @@ impl ToolSpecBuilder {
         let spec = self.spec;
         check_name(&spec.name)?;
         check_root(&spec.name, &spec.parameters)?;
+        check_arg_kinds(&spec)?;
         if spec.timeout.is_zero() {
             return Err(Error::InvalidSetting {
                 setting: "timeout",
@@ -326,6 +410,21 @@ fn check_root(tool: &str, schema: &Value) -> Result<(), Error> {
         None | Some(Value::Object(_)) => Ok(()),
         Some(_) => Err(invalid("`properties` must be an object")),
     }
+}
+
+fn check_arg_kinds(spec: &ToolSpec) -> Result<(), Error> {
+    let properties = spec.parameters.get("properties").and_then(Value::as_object);
+    for (name, kind) in &spec.arg_kinds {
+        if !properties.is_some_and(|properties| properties.contains_key(name)) {
+            return Err(Error::InvalidSchema {
+                tool: spec.name.clone(),
+                reason: format!(
+                    "`{name}` is declared a {kind} parameter but is not in the schema's properties"
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// The JSON Schema of `T` as a tool's parameters: draft 2020-12, without the root's
@@ -399,6 +498,37 @@ mod tests {
         assert_eq!(schema["properties"]["city"]["description"], "The city.");
         assert_eq!(schema["required"], json!(["city"]));
         assert!(schema.get("$schema").is_none() && schema.get("title").is_none());
+    }
+
+    #[test]
+    fn arg_kinds_must_name_parameters() {
+        let schema = json!({"type": "object", "properties": {"path": {"type": "string"}}});
+        let spec = ToolSpec::builder("t", "")
+            .parameters(schema.clone())
+            .arg_kind("path", ArgKind::Path(Access::Write))
+            .build()
+            .unwrap();
+        assert_eq!(spec.arg_kinds()[0].1.to_string(), "path:write");
+        let err = ToolSpec::builder("t", "")
+            .parameters(schema)
+            .arg_kind("file", ArgKind::Command)
+            .build()
+            .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("`file` is declared a command parameter"),
+            "{err}"
+        );
+        for kind in [
+            "path:read",
+            "path:write",
+            "path:delete",
+            "command",
+            "url",
+            "host",
+        ] {
+            assert_eq!(ArgKind::parse(kind).unwrap().to_string(), kind);
+        }
     }
 
     #[test]

@@ -182,3 +182,63 @@ async fn tools_see_the_policy_of_the_dispatcher_that_called_them() {
         assert_eq!(b.message.content, r#""PathPolicy""#);
     }
 }
+
+/// Asks about everything under one class and records the grants it is given.
+#[derive(Debug, Default)]
+struct GrantRecorder {
+    grants: Mutex<Vec<(String, String)>>,
+}
+
+impl Policy for GrantRecorder {
+    fn check(&self, _spec: &ToolSpec, _args: &Value, ctx: &ToolContext) -> Decision {
+        let granted = self
+            .grants
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|(session, _)| session == ctx.session_id());
+        if granted {
+            Decision::Allow
+        } else {
+            Decision::needs_approval_for("read this?", "reads")
+        }
+    }
+
+    fn grant(&self, session_id: &str, class: &str) {
+        self.grants
+            .lock()
+            .unwrap()
+            .push((session_id.to_owned(), class.to_owned()));
+    }
+}
+
+#[derive(Debug)]
+struct ForSession;
+
+#[async_trait]
+impl Approver for ForSession {
+    async fn approve(&self, request: &ApprovalRequest) -> Approval {
+        assert_eq!(request.class.as_deref(), Some("reads"));
+        Approval::ApprovedForSession
+    }
+}
+
+#[tokio::test]
+async fn approval_for_the_session_is_handed_to_the_policy() {
+    let policy = Arc::new(GrantRecorder::default());
+    let dispatcher = Dispatcher::builder(tools())
+        .policy_arc(policy.clone())
+        .approver(ForSession)
+        .build()
+        .unwrap();
+    let call = ToolCall::new("c1", "read", r#"{"path": "/tmp/a"}"#);
+    let run = RunContext::new().with_session("s9");
+    assert!(dispatcher.dispatch(&call, &run).await.is_success());
+    assert_eq!(
+        *policy.grants.lock().unwrap(),
+        [("s9".to_owned(), "reads".to_owned())]
+    );
+    // The policy now allows without asking.
+    assert!(dispatcher.dispatch(&call, &run).await.is_success());
+    assert_eq!(policy.grants.lock().unwrap().len(), 1);
+}

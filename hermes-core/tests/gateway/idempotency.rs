@@ -94,3 +94,47 @@ async fn identical_writes_in_one_message_run_once() {
     assert_eq!(reports[0].message.content, reports[1].message.content);
     assert_eq!(reports[1].message.tool_call_id, "c2");
 }
+
+/// A store that records what it is asked.
+#[derive(Debug, Default)]
+struct Recording {
+    puts: std::sync::Mutex<Vec<(String, String)>>,
+}
+
+impl hermes_core::IdempotencyStore for Recording {
+    fn get(&self, session_id: &str, key: &str) -> Option<String> {
+        self.puts
+            .lock()
+            .unwrap()
+            .iter()
+            .find(|(k, _)| k == &format!("{session_id}/{key}"))
+            .map(|(_, v)| v.clone())
+    }
+
+    fn put(&self, session_id: &str, key: String, content: String) {
+        self.puts
+            .lock()
+            .unwrap()
+            .push((format!("{session_id}/{key}"), content));
+    }
+}
+
+#[tokio::test]
+async fn a_custom_store_keeps_the_results() {
+    let tool = Counting::new("save", Scope::Write);
+    let runs = tool.runs.clone();
+    let store = Arc::new(Recording::default());
+    let dispatcher = Dispatcher::builder(registry_with([Arc::new(tool) as _]))
+        .idempotency_store_arc(store.clone())
+        .build()
+        .unwrap();
+    let run = RunContext::new().with_session("s1");
+    let call = ToolCall::new("c1", "save", r#"{"path":"a"}"#);
+    dispatcher.dispatch(&call, &run).await;
+    let again = dispatcher.dispatch(&call, &run).await;
+    assert!(again.replayed);
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+    let puts = store.puts.lock().unwrap();
+    assert_eq!(puts.len(), 1);
+    assert!(puts[0].0.starts_with("s1/save"), "{puts:?}");
+}

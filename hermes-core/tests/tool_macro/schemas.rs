@@ -51,6 +51,24 @@ fn attribute_options_reach_the_spec() {
 }
 
 #[test]
+fn parameter_kinds_reach_the_spec() {
+    use hermes_core::{Access, ArgKind};
+    let spec = super::tools::SaveNoteTool.spec();
+    assert_eq!(
+        spec.arg_kinds(),
+        [
+            ("path".to_owned(), ArgKind::Path(Access::Write)),
+            ("hook".to_owned(), ArgKind::Command),
+            ("mirror".to_owned(), ArgKind::Url),
+        ]
+    );
+    assert_eq!(
+        spec.parameters()["properties"]["path"]["description"],
+        "Where the note goes."
+    );
+}
+
+#[test]
 fn every_linked_tool_is_found() {
     let registry = Registry::from_linked().unwrap();
     assert_eq!(
@@ -61,6 +79,7 @@ fn every_linked_tool_is_found() {
             "forget-all",
             "http_request",
             "refuse",
+            "save_note",
             "weather_query",
             "whoami"
         ]

@@ -132,6 +132,17 @@ pub async fn refuse(reason: String) -> Result<(), ToolError> {
     })
 }
 
+/// Append a line to a note and run a hook command afterwards.
+#[tool(scope = "write")]
+pub fn save_note(
+    #[arg(path = "write", desc = "Where the note goes.")] path: String,
+    text: String,
+    #[arg(command)] hook: Option<String>,
+    #[arg(url)] mirror: Option<String>,
+) -> String {
+    format!("{path}: {text} {hook:?} {mirror:?}")
+}
+
 /// Panic inside the body.
 #[tool]
 pub fn explode(#[arg(desc = "What to say when exploding.", min_length = 1)] message: String) -> u8 {

@@ -48,7 +48,8 @@ pub(crate) fn expand(
         }
         let keywords = Value::Object(keywords).to_string();
         let has_default = arg.has_default();
-        quote!(#private::ParamDoc { name: #param, keywords: #keywords, has_default: #has_default })
+        let kind = arg.kind.clone().unwrap_or_default();
+        quote!(#private::ParamDoc { name: #param, keywords: #keywords, has_default: #has_default, kind: #kind })
     });
     let scope = options.scope.variant();
     let timeout_ms = options.timeout_ms;

@@ -10,7 +10,7 @@ use syn::{Attribute, Expr, ExprLit, Ident, Lit, Meta, Token};
 use super::Errors;
 use super::json::to_json;
 
-const KEYS: &str = "desc, default, minimum, maximum, pattern, enum, format, min_length, max_length";
+const KEYS: &str = "desc, default, minimum, maximum, pattern, enum, format, min_length, max_length, path, command, url, host";
 
 /// What `#[arg(...)]` said about one parameter.
 #[derive(Debug, Default)]
@@ -19,6 +19,8 @@ pub(crate) struct ArgOptions {
     pub(crate) description: Option<String>,
     /// JSON Schema keywords to set on the property (`default`, `minimum`, ...).
     pub(crate) keywords: Map<String, Value>,
+    /// What the value is for the permission engine: `path:read`, `command`, `url`...
+    pub(crate) kind: Option<String>,
     /// The `#[arg]` attribute, for errors about several keys at once.
     attr: Option<Attribute>,
 }
@@ -57,13 +59,61 @@ impl ArgOptions {
         let pairs = Punctuated::<Pair, Token![,]>::parse_terminated.parse2(list.tokens.clone())?;
         let mut errors = Errors::default();
         for pair in &pairs {
-            errors.keep(self.set(&pair.key.to_string(), pair.key.span(), &pair.value));
+            let key = pair.key.to_string();
+            let outcome = match &pair.value {
+                Some(value) => self.set(&key, pair.key.span(), value),
+                None => self.flag(&key, &pair.key),
+            };
+            errors.keep(outcome);
         }
         errors.finish()
     }
 
+    /// A key without a value: `command`, `url`, `host`.
+    fn flag(&mut self, key: &str, ident: &Ident) -> syn::Result<()> {
+        match key {
+            "command" | "url" | "host" => self.set_kind(key.to_owned(), ident),
+            "path" => Err(syn::Error::new_spanned(
+                ident,
+                "say how the path is used: `path = \"read\"`, `\"write\"` or `\"delete\"`",
+            )),
+            _ => Err(syn::Error::new_spanned(
+                ident,
+                format!("write `{key} = value`; keys: {KEYS}"),
+            )),
+        }
+    }
+
+    fn set_kind(&mut self, kind: String, at: &Ident) -> syn::Result<()> {
+        if self.kind.is_some() {
+            return Err(syn::Error::new_spanned(
+                at,
+                "a parameter is one of: a path, a command, a URL, a host",
+            ));
+        }
+        self.kind = Some(kind);
+        Ok(())
+    }
+
     fn set(&mut self, key: &str, key_span: Span, value: &Expr) -> syn::Result<()> {
         let keyword = match key {
+            "path" => {
+                let access = string(value)?;
+                if !matches!(access.as_str(), "read" | "write" | "delete") {
+                    return Err(syn::Error::new_spanned(
+                        value,
+                        "a path is used to \"read\", \"write\" or \"delete\"",
+                    ));
+                }
+                let ident = Ident::new("path", key_span);
+                return self.set_kind(format!("path:{access}"), &ident);
+            }
+            "command" | "url" | "host" => {
+                return Err(syn::Error::new_spanned(
+                    value,
+                    format!("`{key}` takes no value: write `#[arg({key})]`"),
+                ));
+            }
             "desc" | "description" => {
                 if self.description.is_some() {
                     return Err(syn::Error::new(key_span, "the description is given twice"));
@@ -161,26 +211,22 @@ impl ArgOptions {
     }
 }
 
-/// `key = value`, where the key may be a keyword (`enum`).
+/// `key = value` or a bare `key`, where the key may be a keyword (`enum`).
 struct Pair {
     key: Ident,
-    value: Expr,
+    value: Option<Expr>,
 }
 
 impl Parse for Pair {
     fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
         let key = Ident::parse_any(input)?;
-        if !input.peek(Token![=]) {
-            return Err(syn::Error::new_spanned(
-                &key,
-                format!("write `{key} = value`; keys: {KEYS}"),
-            ));
-        }
-        input.parse::<Token![=]>()?;
-        Ok(Self {
-            key,
-            value: input.parse()?,
-        })
+        let value = if input.peek(Token![=]) {
+            input.parse::<Token![=]>()?;
+            Some(input.parse()?)
+        } else {
+            None
+        };
+        Ok(Self { key, value })
     }
 }
 
