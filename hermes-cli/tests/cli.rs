@@ -1,26 +1,11 @@
 //! The `hermes` binary: stdout, stderr and exit codes, as users script against them.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, missing_docs)]
 
-use std::process::{Command, Output};
+mod common;
 
-use serde_json::{Value, json};
+use serde_json::json;
 
-fn hermes(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hermes"))
-        .args(args)
-        .env_remove("HERMES_LOG")
-        .output()
-        .expect("hermes runs")
-}
-
-fn stdout_json(output: &Output) -> Value {
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|err| {
-        panic!(
-            "stdout is not JSON ({err}): {}",
-            String::from_utf8_lossy(&output.stdout)
-        )
-    })
-}
+use common::{hermes, stdout_json};
 
 #[test]
 fn tool_list_shows_name_scope_and_description() {

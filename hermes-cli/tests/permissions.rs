@@ -1,22 +1,9 @@
 //! `hermes permissions`: the JSON users script against, and the exit codes.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, missing_docs)]
 
-use std::process::{Command, Output};
+mod common;
 
-use serde_json::Value;
-
-fn hermes(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hermes"))
-        .args(args)
-        .env_remove("HERMES_LOG")
-        .output()
-        .expect("hermes runs")
-}
-
-fn json(output: &Output) -> Value {
-    serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|err| panic!("not JSON ({err}): {output:?}"))
-}
+use common::{hermes, stdout_json as json};
 
 const PROFILES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/profiles.yaml");
 

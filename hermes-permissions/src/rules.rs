@@ -28,24 +28,11 @@ impl PathGlobs {
         I: IntoIterator<Item = S>,
         S: AsRef<str>,
     {
-        let mut kept = Vec::new();
-        let mut builder = GlobSetBuilder::new();
-        for pattern in patterns {
-            let pattern = pattern.as_ref();
+        let (patterns, set) = compile(patterns, false, |pattern| {
             let expanded = expand(pattern)?;
-            for form in forms(&expanded) {
-                builder.add(
-                    glob(&form, false)
-                        .map_err(|error| format!("invalid path pattern `{pattern}`: {error}"))?,
-                );
-                kept.push(pattern.to_owned());
-            }
-        }
-        let set = builder.build().map_err(|error| error.to_string())?;
-        Ok(Self {
-            patterns: kept,
-            set,
-        })
+            Ok(forms(&expanded))
+        })?;
+        Ok(Self { patterns, set })
     }
 
     /// The first pattern matching `path`, if any.
@@ -121,6 +108,32 @@ fn resolve_literal_prefix(pattern: &str) -> String {
     out
 }
 
+/// Compile each pattern's forms into one set; the kept list maps each glob of the set
+/// back to the pattern it came from.
+fn compile<I, S>(
+    patterns: I,
+    case_insensitive: bool,
+    forms_of: impl Fn(&str) -> Result<Vec<String>, String>,
+) -> Result<(Vec<String>, GlobSet), String>
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<str>,
+{
+    let mut kept = Vec::new();
+    let mut builder = GlobSetBuilder::new();
+    for pattern in patterns {
+        let pattern = pattern.as_ref();
+        for form in forms_of(pattern)? {
+            let glob = glob(&form, case_insensitive)
+                .map_err(|error| format!("invalid pattern `{pattern}`: {error}"))?;
+            builder.add(glob);
+            kept.push(pattern.trim().to_owned());
+        }
+    }
+    let set = builder.build().map_err(|error| error.to_string())?;
+    Ok((kept, set))
+}
+
 fn glob(pattern: &str, case_insensitive: bool) -> Result<Glob, globset::Error> {
     GlobBuilder::new(pattern)
         .literal_separator(true)
@@ -147,26 +160,16 @@ impl HostGlobs {
         I: IntoIterator<Item = S>,
         S: AsRef<str>,
     {
-        let mut kept = Vec::new();
-        let mut builder = GlobSetBuilder::new();
-        for pattern in patterns {
-            let pattern = pattern.as_ref().trim();
+        let (patterns, set) = compile(patterns, true, |pattern| {
+            let pattern = pattern.trim();
             if pattern.is_empty() || pattern.contains('/') {
                 return Err(format!(
                     "host pattern `{pattern}` must be a host name, as `*.example.com`"
                 ));
             }
-            builder.add(
-                glob(pattern, true)
-                    .map_err(|error| format!("invalid host pattern `{pattern}`: {error}"))?,
-            );
-            kept.push(pattern.to_owned());
-        }
-        let set = builder.build().map_err(|error| error.to_string())?;
-        Ok(Self {
-            patterns: kept,
-            set,
-        })
+            Ok(vec![pattern.to_owned()])
+        })?;
+        Ok(Self { patterns, set })
     }
 
     /// The first pattern matching `host`, if any.

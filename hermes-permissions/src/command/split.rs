@@ -106,6 +106,17 @@ impl Parsed {
     }
 }
 
+/// The words of the first simple command of `line` (for unit tests of the rules).
+#[cfg(test)]
+pub(crate) fn first_words(line: &str) -> Vec<Word> {
+    parse(line, 0)
+        .commands
+        .into_iter()
+        .next()
+        .map(|command| command.words)
+        .unwrap_or_default()
+}
+
 /// Split `source`, which sits `depth` levels deep, into simple commands.
 pub(crate) fn parse(source: &str, depth: usize) -> Parsed {
     let mut parsed = Parsed::default();

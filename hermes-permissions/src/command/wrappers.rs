@@ -331,17 +331,11 @@ fn is_lookup(words: &[Word], start: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::split::parse;
+    use super::super::split::first_words;
     use super::*;
 
     fn peel_line(line: &str) -> (Vec<String>, Option<&'static str>, bool, Option<String>) {
-        let parsed = parse(line, 0);
-        let words = parsed
-            .commands
-            .into_iter()
-            .next()
-            .map(|c| c.words)
-            .unwrap_or_default();
+        let words = first_words(line);
         let peeled = peel(&words);
         (
             peeled.rest.iter().map(|w| w.text.clone()).collect(),

@@ -9,6 +9,7 @@ use super::{Layer, Outcome, PermissionEngine, Ruling};
 use crate::command::{self, Verdict};
 use crate::path::normalise_path;
 use crate::permission::Permission;
+use crate::profile::Refusal;
 use crate::rules::url_host;
 use crate::{Profile, Restrictions};
 
@@ -293,12 +294,16 @@ fn judge(
     value: &str,
     session_id: &str,
 ) -> Result<Option<Ruling>, Box<Ruling>> {
-    let refused =
-        |permission: &Permission, layer: Layer, profile: &str, rule: String, reason: String| {
-            Ruling::new(Outcome::Deny, layer_of(layer), rule, reason)
-                .profile(profile)
-                .permission(permission)
-        };
+    let refused = |permission: &Permission, layer: Layer, profile: &str, refusal: &Refusal| {
+        Ruling::new(
+            Outcome::Deny,
+            layer_of(layer),
+            refusal.rule(),
+            refusal.reason.clone(),
+        )
+        .profile(profile)
+        .permission(permission)
+    };
     match kind {
         ArgKind::Path(access) => {
             let permission = file_permission(access);
@@ -312,15 +317,9 @@ fn judge(
                 .permission(&permission)
             })?;
             for (layer, profile, restrictions) in profiles.restrictions(&permission, tool) {
-                restrictions.check_path(&path).map_err(|refusal| {
-                    refused(
-                        &permission,
-                        layer,
-                        profile,
-                        refusal.key.to_owned(),
-                        refusal.reason,
-                    )
-                })?;
+                restrictions
+                    .check_path(&path)
+                    .map_err(|refusal| refused(&permission, layer, profile, &refusal))?;
             }
             Ok(None)
         }
@@ -339,9 +338,9 @@ fn judge(
                 ));
             }
             for (layer, profile, restrictions) in profiles.restrictions(&permission, tool) {
-                restrictions.check_command(value).map_err(|refusal| {
-                    refused(&permission, layer, profile, refusal.pattern, refusal.reason)
-                })?;
+                restrictions
+                    .check_command(value)
+                    .map_err(|refusal| refused(&permission, layer, profile, &refusal))?;
             }
             if assessment.verdict == Verdict::Dangerous {
                 return Ok(Some(
@@ -367,15 +366,9 @@ fn judge(
             };
             for permission in network_permissions(permissions) {
                 for (layer, profile, restrictions) in profiles.restrictions(&permission, tool) {
-                    restrictions.check_host(&host).map_err(|refusal| {
-                        refused(
-                            &permission,
-                            layer,
-                            profile,
-                            refusal.key.to_owned(),
-                            refusal.reason,
-                        )
-                    })?;
+                    restrictions
+                        .check_host(&host)
+                        .map_err(|refusal| refused(&permission, layer, profile, &refusal))?;
                 }
             }
             Ok(None)

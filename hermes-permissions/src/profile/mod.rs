@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::Arc;
 
+pub(crate) use restrictions::Refusal;
 pub use restrictions::{Restrictions, RestrictionsBuilder};
 
 use crate::Error;

@@ -29,6 +29,17 @@ pub(crate) struct Refusal {
     pub(crate) reason: String,
 }
 
+impl Refusal {
+    /// The rule to name: the entry itself for a denied command (`sudo`), else the key.
+    pub(crate) fn rule(&self) -> String {
+        if self.key == "denied_commands" {
+            self.pattern.clone()
+        } else {
+            self.key.to_owned()
+        }
+    }
+}
+
 impl Restrictions {
     /// Build restrictions in code.
     pub fn builder() -> RestrictionsBuilder {

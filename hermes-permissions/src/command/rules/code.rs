@@ -324,17 +324,11 @@ pub(crate) fn inline_code(ctx: &mut Ctx<'_, '_>, inv: &Invocation<'_>) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::split::parse;
+    use super::super::super::split::first_words;
     use super::*;
 
     fn stdin(line: &str) -> bool {
-        let parsed = parse(line, 0);
-        let words = parsed
-            .commands
-            .into_iter()
-            .next()
-            .map(|c| c.words)
-            .unwrap_or_default();
+        let words = first_words(line);
         Invocation::new(&words, None).is_some_and(|inv| reads_program_from_stdin(&inv))
     }
 

@@ -190,17 +190,11 @@ impl<'p> Ctx<'_, 'p> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::split::parse;
+    use super::super::super::split::first_words;
     use super::*;
 
     fn key(line: &str, privilege: Option<&'static str>) -> String {
-        let parsed = parse(line, 0);
-        let words = parsed
-            .commands
-            .into_iter()
-            .next()
-            .map(|c| c.words)
-            .unwrap_or_default();
+        let words = first_words(line);
         Invocation::new(&words, privilege)
             .map(|i| i.key())
             .unwrap_or_default()
