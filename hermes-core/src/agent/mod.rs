@@ -64,6 +64,7 @@ struct Inner {
     timeout: Option<Duration>,
     session_id: Arc<str>,
     tool_choice: ToolChoice,
+    then_tool_choice: ToolChoice,
 }
 
 impl Agent {
@@ -159,6 +160,7 @@ pub struct AgentBuilder {
     max_parallel_tools: usize,
     session_id: Arc<str>,
     tool_choice: ToolChoice,
+    then_tool_choice: ToolChoice,
 }
 
 impl Default for AgentBuilder {
@@ -175,6 +177,7 @@ impl Default for AgentBuilder {
             max_parallel_tools: crate::DEFAULT_MAX_PARALLEL_TOOLS,
             session_id: Arc::from("default"),
             tool_choice: ToolChoice::Auto,
+            then_tool_choice: ToolChoice::Auto,
         }
     }
 }
@@ -258,9 +261,18 @@ impl AgentBuilder {
         self
     }
 
-    /// The `tool_choice` sent with every request (default `auto`).
+    /// The `tool_choice` of the first round (default `auto`). A forced choice (a named
+    /// tool, `required`) applies to the first round only; later rounds use
+    /// [`then_tool_choice`](Self::then_tool_choice), so a forced run can still finish.
     pub fn tool_choice(mut self, tool_choice: ToolChoice) -> Self {
         self.tool_choice = tool_choice;
+        self
+    }
+
+    /// The `tool_choice` of the rounds after the first (default `auto`, as the OpenAI
+    /// Agents SDK does). `none` makes a small model answer once it has its results.
+    pub fn then_tool_choice(mut self, tool_choice: ToolChoice) -> Self {
+        self.then_tool_choice = tool_choice;
         self
     }
 
@@ -311,6 +323,7 @@ impl AgentBuilder {
                 timeout: self.timeout,
                 session_id: self.session_id,
                 tool_choice: self.tool_choice,
+                then_tool_choice: self.then_tool_choice,
             }),
         })
     }

@@ -94,8 +94,9 @@ impl Agent {
             run.emit(|| AgentEvent::RoundStarted { round });
             let span = tracing::info_span!("round", trace_id = run.trace_id(), round);
             let tools = inner.dispatcher.registry().schemas();
+            let tool_choice = if round == 1 { &inner.tool_choice } else { &inner.then_tool_choice };
             let request = ChatRequest::new(&state.messages, &tools)
-                .with_tool_choice(&inner.tool_choice)
+                .with_tool_choice(tool_choice)
                 .with_deadline(deadline);
             let response = match inner
                 .backend

@@ -94,8 +94,12 @@ impl DeltaAccumulator {
             return;
         }
         if let Some(call) = current.and_then(|at| self.calls.get_mut(at)) {
-            if let Some(name) = name {
-                call.name.push_str(&name);
+            // The name comes whole; servers that repeat it on every piece must not
+            // make it `calccalc`.
+            if call.name.is_empty() {
+                if let Some(name) = name {
+                    call.name = name;
+                }
             }
             call.arguments.push_str(arguments);
         }
@@ -120,6 +124,7 @@ impl DeltaAccumulator {
             },
             usage: self.usage,
             finish_reason: self.finish_reason,
+            reasoning: Some(self.reasoning).filter(|text| !text.is_empty()),
         }
     }
 }
@@ -151,6 +156,15 @@ mod tests {
         assert_eq!(calls[1].name(), "web_search");
         assert_eq!(response.finish_reason, Some(FinishReason::ToolCalls));
         assert_eq!(response.message.content, None);
+    }
+
+    #[test]
+    fn a_repeated_name_is_kept_once() {
+        let mut acc = DeltaAccumulator::new();
+        acc.push(piece(0, Some("a"), Some("calc"), "{"));
+        acc.push(piece(0, Some("a"), Some("calc"), "}"));
+        let calls = acc.finish().message.tool_calls;
+        assert_eq!((calls.len(), calls[0].name(), calls[0].arguments()), (1, "calc", "{}"));
     }
 
     #[test]

@@ -157,6 +157,8 @@ pub struct ChatResponse {
     pub usage: Option<Usage>,
     /// Why it stopped, if the server said.
     pub finish_reason: Option<FinishReason>,
+    /// The model's reasoning (`reasoning_content`, `<think>`), kept apart from the answer.
+    pub reasoning: Option<String>,
 }
 
 impl ChatResponse {
@@ -166,6 +168,7 @@ impl ChatResponse {
             message,
             usage: None,
             finish_reason: None,
+            reasoning: None,
         }
     }
 
@@ -183,9 +186,19 @@ impl ChatResponse {
         self
     }
 
+    /// Set the reasoning.
+    #[must_use]
+    pub fn with_reasoning(mut self, reasoning: impl Into<String>) -> Self {
+        self.reasoning = Some(reasoning.into());
+        self
+    }
+
     /// The response as the deltas a streaming server would send.
     pub fn into_deltas(self) -> Vec<ChatDelta> {
         let mut deltas = Vec::new();
+        if let Some(reasoning) = self.reasoning {
+            deltas.push(ChatDelta::Reasoning(reasoning));
+        }
         if let Some(text) = self.message.content {
             deltas.push(ChatDelta::Text(text));
         }

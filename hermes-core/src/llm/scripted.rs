@@ -3,7 +3,7 @@ use std::sync::{Mutex, PoisonError};
 
 use async_trait::async_trait;
 
-use super::{ChatRequest, ChatResponse, FinishReason, LlmBackend};
+use super::{ChatRequest, ChatResponse, FinishReason, LlmBackend, ToolChoice};
 use crate::{AssistantMessage, LlmError, Message, ToolCall, Usage};
 
 /// One turn of a [`ScriptedBackend`]'s script.
@@ -71,6 +71,7 @@ pub struct ScriptedBackend {
     given: usize,
     turns: Mutex<VecDeque<ScriptedTurn>>,
     requests: Mutex<Vec<Vec<Message>>>,
+    tool_choices: Mutex<Vec<ToolChoice>>,
 }
 
 impl ScriptedBackend {
@@ -81,12 +82,21 @@ impl ScriptedBackend {
             given: turns.len(),
             turns: Mutex::new(turns),
             requests: Mutex::default(),
+            tool_choices: Mutex::default(),
         }
     }
 
     /// The messages of every request received so far, in order.
     pub fn requests(&self) -> Vec<Vec<Message>> {
         self.requests
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// The `tool_choice` of every request received so far, in order.
+    pub fn tool_choices(&self) -> Vec<ToolChoice> {
+        self.tool_choices
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clone()
@@ -108,6 +118,10 @@ impl LlmBackend for ScriptedBackend {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .push(request.messages.to_vec());
+        self.tool_choices
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(request.tool_choice.clone());
         let turn = self
             .turns
             .lock()

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use hermes_core::{
     Agent, AgentEvent, CallOutcome, Message, Registry, RunStatus, ScriptedBackend, ScriptedTurn,
-    TOOL_OUTPUT_NOTICE, ToolCall, Usage, demo::Calc,
+    TOOL_OUTPUT_NOTICE, ToolCall, ToolChoice, Usage, demo::Calc,
 };
 
 use crate::common::{Gates, error_of};
@@ -165,4 +165,38 @@ fn builder_requires_a_backend_and_sane_limits() {
         .build()
         .unwrap_err();
     assert!(err.to_string().contains("max_rounds"), "{err}");
+}
+
+#[tokio::test]
+async fn a_forced_tool_choice_applies_to_the_first_round_only() {
+    let backend = Arc::new(ScriptedBackend::new([
+        ScriptedTurn::tool_calls([ToolCall::new("c1", "calc", r#"{"expression":"1+1"}"#)]),
+        ScriptedTurn::tool_calls([ToolCall::new("c2", "calc", r#"{"expression":"2+2"}"#)]),
+        ScriptedTurn::text("4"),
+    ]));
+    let agent = Agent::builder()
+        .backend_arc(backend.clone())
+        .registry(calc_registry())
+        .tool_choice(ToolChoice::Function("calc".into()))
+        .build()
+        .unwrap();
+    assert!(agent.run("go").await.is_completed());
+    assert_eq!(
+        backend.tool_choices(),
+        [ToolChoice::Function("calc".into()), ToolChoice::Auto, ToolChoice::Auto]
+    );
+
+    let backend = Arc::new(ScriptedBackend::new([
+        ScriptedTurn::tool_calls([ToolCall::new("c1", "calc", r#"{"expression":"1+1"}"#)]),
+        ScriptedTurn::text("2"),
+    ]));
+    let agent = Agent::builder()
+        .backend_arc(backend.clone())
+        .registry(calc_registry())
+        .tool_choice(ToolChoice::Required)
+        .then_tool_choice(ToolChoice::None)
+        .build()
+        .unwrap();
+    assert!(agent.run("go").await.is_completed());
+    assert_eq!(backend.tool_choices(), [ToolChoice::Required, ToolChoice::None]);
 }

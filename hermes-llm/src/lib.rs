@@ -1,0 +1,48 @@
+//! hermes-llm: the model backends of [hermes](https://github.com/hermes-rs/hermes).
+//!
+//! Each backend is a value implementing hermes-core's
+//! [`LlmBackend`](hermes_core::LlmBackend); the agent holds it and never knows which
+//! one it talks to.
+//!
+//! - [`OpenAiBackend`]: OpenAI-compatible Chat Completions (OpenAI, OpenRouter, Nous
+//!   Portal, vLLM, llama.cpp, llama-cpp-python, Ollama, LM Studio), whole and streamed.
+//! - [`HermesBackend`]: the Hermes text format over a plain completions endpoint: it
+//!   renders the ChatML prompt, parses `<tool_call>` blocks ([`hermes::parser`]), and
+//!   can send a GBNF grammar so small local models answer in the format.
+//! - [`AnthropicBackend`]: Anthropic Messages (`tool_use` / `tool_result`).
+//!
+//! Requests retry with backoff on 429, 5xx and connection errors, honour
+//! `Retry-After`, and stop at the run's deadline; errors carry what the server said.
+//!
+//! ```no_run
+//! use hermes_core::{Agent, Registry, demo::Calc};
+//! use hermes_llm::OpenAiBackend;
+//!
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let registry = Registry::new();
+//! registry.register(Calc::new())?;
+//! let backend = OpenAiBackend::from_env()?;
+//! let agent = Agent::builder().backend(backend).registry(registry).build()?;
+//! let outcome = agent.run("What is 17 * 23?").await;
+//! println!("{}", outcome.answer.unwrap_or_default());
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! # Features
+//!
+//! - `rustls` (default): HTTPS with rustls and the ring provider.
+
+mod anthropic;
+mod config;
+mod error;
+pub mod hermes;
+mod http;
+mod openai;
+
+pub use anthropic::{AnthropicBackend, AnthropicBuilder};
+pub use config::{ANTHROPIC_BASE_URL, DEFAULT_TIMEOUT, OPENAI_BASE_URL, Settings};
+pub use error::Error;
+pub use hermes::{HermesBackend, HermesBuilder};
+pub use http::RetryPolicy;
+pub use openai::{OpenAiBackend, OpenAiBuilder};
