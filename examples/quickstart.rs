@@ -1,61 +1,119 @@
-//! Quickstart: an agent with the `calc` tool, driven by a scripted model.
+//! Quickstart: an agent with the `calc` tool, answered by a real model.
 //!
-//! Shows: registering a tool, building an agent, running it, reading the outcome.
-//! Needs: nothing (no server, no API key): `cargo run --example quickstart`.
-//! Prints: the run's trace (rounds, tool calls, results), the answer and token usage.
-#![allow(clippy::print_stdout, reason = "an example prints its results")]
+//! Shows: registering a tool, choosing a backend, running the agent, reading the trace.
+//! Needs: nothing. With `HERMES_BASE_URL` (and `HERMES_MODEL`, `HERMES_API_KEY`) set it
+//! uses that OpenAI-compatible server; otherwise it starts a small local model with
+//! `scripts/local-model` (SmolLM2-135M on 127.0.0.1; the first time installs
+//! llama-cpp-python, a few minutes) and stops it at the end. `--scripted` runs offline
+//! with a scripted model instead.
+//! Prints: the trace (rounds, the call, its result), the answer, the token usage.
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "an example prints its results"
+)]
 
-use hermes::{Agent, Message, Registry, ScriptedBackend, ScriptedTurn, ToolCall, demo::Calc};
+use std::process::Command;
+use std::sync::Arc;
+
+use hermes::llm::OpenAiBackend;
+use hermes::{
+    Agent, LlmBackend, Message, Registry, ScriptedBackend, ScriptedTurn, ToolCall, ToolChoice,
+    demo::Calc,
+};
+
+const QUESTION: &str = "A laptop costs 1250 with 20% off, paid over 12 months. \
+                        What is the monthly payment? Use the calc tool.";
 
 #[tokio::main(flavor = "current_thread")]
-async fn main() -> Result<(), hermes::Error> {
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // 1. The tools the model may call.
     let registry = Registry::new();
     registry.register(Calc::new())?;
 
-    // 2. A model. The scripted backend replays these turns; swap in a real backend
-    //    (hermes-llm) without touching anything else.
-    let backend = ScriptedBackend::new([
-        // Two calls in one turn: they run concurrently and come back in order.
-        ScriptedTurn::tool_calls([
-            ToolCall::new("call_1", "calc", r#"{"expression": "1250 * 0.8"}"#),
-            ToolCall::new("call_2", "calc", r#"{"expression": "1250 * 0.8 / 12"}"#),
-        ]),
-        // A call that fails: the gateway answers with a structured error, the run goes on.
-        ScriptedTurn::tool_calls([ToolCall::new(
-            "call_3",
-            "calc",
-            r#"{"expression": "1000 / (12 - 12)"}"#,
-        )]),
-        ScriptedTurn::text(
-            "After the 20% discount it costs 1000, about 83.33 a month over 12 months.",
-        ),
-    ]);
+    // 2. A model: any backend is a value behind the same trait.
+    let (backend, local) = backend()?;
 
-    // 3. The agent, and one run.
+    // 3. The agent. The first round must call `calc`; then the model answers (`none`:
+    //    a 135M model would otherwise keep calling tools; a capable one can keep `auto`).
     let agent = Agent::builder()
-        .backend(backend)
+        .backend_arc(backend)
         .registry(registry)
-        .system_prompt("You are a careful shopping assistant.")
-        .max_rounds(5)
+        .tool_choice(ToolChoice::Function("calc".into()))
+        .then_tool_choice(ToolChoice::None)
+        .max_rounds(4)
         .build()?;
-    let outcome = agent
-        .run("A laptop costs 1250 with 20% off. What is the monthly cost over 12 months?")
-        .await;
+    let outcome = agent.run(QUESTION).await;
 
     print!("{}", outcome.trace());
-    println!();
     for message in &outcome.messages {
         if let Message::Tool(result) = message {
             println!("tool result [{}]: {}", result.tool_call_id, result.content);
         }
     }
-    println!();
-    println!("status: {}", outcome.status);
+    println!("\nstatus: {}", outcome.status);
     println!("answer: {}", outcome.answer.as_deref().unwrap_or("(none)"));
     println!(
-        "usage:  {} prompt + {} completion tokens (estimated by the scripted backend)",
+        "usage:  {} prompt + {} completion tokens",
         outcome.usage.prompt_tokens, outcome.usage.completion_tokens
     );
+    if let Some(error) = &outcome.error {
+        println!("error:  {error}");
+    }
+    if local {
+        let _ = Command::new(script()).arg("stop").status();
+    }
     Ok(())
+}
+
+/// The backend, and whether this example started a local server.
+fn backend() -> Result<(Arc<dyn LlmBackend>, bool), Box<dyn std::error::Error>> {
+    if std::env::args().any(|arg| arg == "--scripted") {
+        let scripted = ScriptedBackend::new([
+            ScriptedTurn::tool_calls([ToolCall::new(
+                "call_1",
+                "calc",
+                r#"{"expression": "1250 * 0.8 / 12"}"#,
+            )]),
+            ScriptedTurn::text("About 83.33 a month."),
+        ]);
+        return Ok((Arc::new(scripted), false));
+    }
+    if std::env::var_os("HERMES_BASE_URL").is_some() {
+        eprintln!("using HERMES_BASE_URL");
+        return Ok((Arc::new(OpenAiBackend::from_env()?), false));
+    }
+    let already = Command::new(script()).arg("status").output()?;
+    if already.status.success() {
+        let url = String::from_utf8(already.stdout)?.trim().to_owned();
+        eprintln!("using the local model already running at {url}");
+        return Ok((local_backend(url)?, false));
+    }
+    eprintln!("HERMES_BASE_URL is not set: starting the local model (scripts/local-model)");
+    let output = Command::new(script()).output()?;
+    if !output.status.success() {
+        return Err(format!(
+            "scripts/local-model failed:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+        .into());
+    }
+    let url = String::from_utf8(output.stdout)?.trim().to_owned();
+    eprintln!("local model at {url}");
+    Ok((local_backend(url)?, true))
+}
+
+/// The local SmolLM2 server, at temperature 0.
+fn local_backend(url: String) -> Result<Arc<dyn LlmBackend>, hermes::llm::Error> {
+    let backend = OpenAiBackend::builder()
+        .base_url(url)
+        .model("smollm2")
+        .temperature(0.0)
+        .max_tokens(128)
+        .build()?;
+    Ok(Arc::new(backend))
+}
+
+fn script() -> String {
+    concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/local-model").to_owned()
 }

@@ -3,8 +3,9 @@
 //! This facade re-exports the workspace's crates so one dependency brings everything:
 //! [`hermes_core`] (protocol, tools, registry, gateway, agent loop, and the
 //! [`tool`](macro@tool) attribute from `hermes-macros`), whose items are re-exported at
-//! the root (`hermes::Agent` is `hermes_core::Agent`), and [`permissions`]
-//! (`hermes-permissions`, feature `permissions`, on by default).
+//! the root (`hermes::Agent` is `hermes_core::Agent`); [`permissions`]
+//! (`hermes-permissions`, feature `permissions`) and [`llm`] (`hermes-llm`, feature
+//! `llm`), both on by default.
 //!
 //! ```
 //! use hermes::{Agent, Registry, ScriptedBackend, ScriptedTurn, ToolCall, demo::Calc};
@@ -31,6 +32,11 @@ pub use hermes_core::*;
 /// path/command/host rules, approvers.
 #[cfg(feature = "permissions")]
 pub use hermes_permissions as permissions;
+
+/// Model backends (`hermes-llm`): OpenAI-compatible Chat Completions, the Hermes text
+/// format, Anthropic Messages.
+#[cfg(feature = "llm")]
+pub use hermes_llm as llm;
 
 /// The README's Rust example, compiled and run as a doctest so it cannot rot.
 #[doc = include_str!("../README.md")]

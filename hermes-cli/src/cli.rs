@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// hermes: tool-calling LLM agents in Rust.
 ///
@@ -24,6 +24,99 @@ pub(crate) enum Command {
     /// Check commands and calls against the permission engine.
     #[command(subcommand)]
     Permissions(PermissionsCommand),
+    /// Run an agent with the registered tools against a model server.
+    ///
+    /// Prints each event as it happens (the model's text, each tool call and result,
+    /// the answer); exits 0 when the run completed, 1 when it ended otherwise (round
+    /// limit, timeout, backend failure), 2 on usage or configuration errors.
+    Run(RunArgs),
+    /// Read raw model output on stdin and print the tool calls found in it.
+    ///
+    /// Prints {"calls": [{"name", "arguments"}], "content", "reasoning", "errors":
+    /// [{"kind", "block_index", "message"}], "warnings": [...]}.
+    Parse(ParseArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Backend {
+    /// OpenAI-compatible Chat Completions.
+    Openai,
+    /// The Hermes text format over a completions endpoint.
+    Hermes,
+    /// Anthropic Messages.
+    Anthropic,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RunArgs {
+    /// What to ask.
+    pub(crate) prompt: String,
+    /// The backend.
+    #[arg(long, value_enum, default_value = "openai")]
+    pub(crate) backend: Backend,
+    /// The API root (default: HERMES_BASE_URL, then OPENAI_BASE_URL; Anthropic's for --backend anthropic).
+    #[arg(long, value_name = "URL")]
+    pub(crate) base_url: Option<String>,
+    /// The model (default: HERMES_MODEL, then OPENAI_MODEL).
+    #[arg(long)]
+    pub(crate) model: Option<String>,
+    /// The environment variable holding the API key (default: HERMES_API_KEY, then
+    /// OPENAI_API_KEY; ANTHROPIC_API_KEY for --backend anthropic).
+    #[arg(long, value_name = "VAR")]
+    pub(crate) api_key_env: Option<String>,
+    /// `auto`, `none`, `required`, or a tool's name to force it (first round only).
+    #[arg(long, value_name = "CHOICE", default_value = "auto")]
+    pub(crate) tool_choice: String,
+    /// The tool choice after the first round: `auto` or `none` (small models answer
+    /// sooner with `none`).
+    #[arg(long, value_name = "CHOICE", default_value = "auto")]
+    pub(crate) then_tool_choice: String,
+    /// Hermes backend: send a GBNF grammar for forced calls (llama.cpp servers).
+    #[arg(long)]
+    pub(crate) grammar: bool,
+    /// Sampling temperature.
+    #[arg(long)]
+    pub(crate) temperature: Option<f32>,
+    /// Most model calls in the run.
+    #[arg(long, default_value_t = 10)]
+    pub(crate) max_rounds: u32,
+    /// A limit on the whole run, in seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub(crate) timeout: Option<f64>,
+    /// Print the outcome as one JSON object instead of the events.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Approve calls that need approval; without it, approval is asked on the terminal.
+    #[arg(long)]
+    pub(crate) yes: bool,
+    /// Judge calls with the permission engine under this profile file.
+    #[arg(long, value_name = "FILE", requires = "profile")]
+    pub(crate) profiles: Option<PathBuf>,
+    /// The profile to apply (with --profiles).
+    #[arg(long, value_name = "NAME", requires = "profiles")]
+    pub(crate) profile: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Format {
+    /// `<tool_call>{...}</tool_call>` blocks, `<think>` reasoning.
+    Hermes,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ParseArgs {
+    /// The output format.
+    #[arg(long, value_enum)]
+    pub(crate) format: Format,
+    /// Accept `parameters`, several objects or an array in a block, Python dicts.
+    #[arg(long)]
+    pub(crate) lenient: bool,
+    /// The output starts inside a `<think>` block (the prompt opened it).
+    #[arg(long)]
+    pub(crate) think_open: bool,
+    /// Feed the streaming parser N characters at a time (the result must not change).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) chunk_size: Option<u64>,
 }
 
 #[derive(Debug, Subcommand)]

@@ -70,6 +70,10 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Permissions(PermissionsCommand::Check(args)) => {
             commands::permissions::check(&registry, &args, &mut stdout)?
         }
+        Command::Run(args) => runtime.block_on(commands::run::run(registry, &args, &mut stdout))?,
+        Command::Parse(args) => {
+            commands::parse::parse(&args, &mut io::stdin().lock(), &mut stdout)?
+        }
     };
     stdout.flush()?;
     Ok(status)

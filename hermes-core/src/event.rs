@@ -65,8 +65,12 @@ pub enum AgentEvent {
         duration: Duration,
         /// `ok`, or the error kind.
         outcome: CallOutcome,
+        /// Whether the call succeeded (`outcome` is `ok`).
+        success: bool,
         /// True when an idempotent repeat returned the first result without running.
         replayed: bool,
+        /// The start of the result sent to the model (at most 500 bytes).
+        preview: String,
     },
     /// The run ended.
     #[non_exhaustive]
@@ -117,6 +121,7 @@ impl fmt::Display for AgentEvent {
                 duration,
                 outcome,
                 replayed,
+                ..
             } => {
                 let replayed = if *replayed { " (replayed)" } else { "" };
                 write!(
@@ -130,6 +135,18 @@ impl fmt::Display for AgentEvent {
             }
         }
     }
+}
+
+/// The first `max` bytes of `text` (on a char boundary), with `...` when cut.
+pub(crate) fn preview(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_owned();
+    }
+    let cut = (0..=max)
+        .rev()
+        .find(|&at| text.is_char_boundary(at))
+        .unwrap_or(0);
+    format!("{}...", &text[..cut])
 }
 
 /// How one call ended: `ok`, or the [`ToolErrorKind`]'s wire name.

@@ -48,7 +48,10 @@ impl Settings {
 pub(crate) fn check_base_url(url: &str) -> Result<String, Error> {
     let trimmed = url.trim().trim_end_matches('/');
     let ok = (trimmed.starts_with("http://") || trimmed.starts_with("https://"))
-        && trimmed.split("://").nth(1).is_some_and(|rest| !rest.is_empty());
+        && trimmed
+            .split("://")
+            .nth(1)
+            .is_some_and(|rest| !rest.is_empty());
     if ok {
         Ok(trimmed.to_owned())
     } else {
@@ -81,7 +84,10 @@ mod tests {
 
     #[test]
     fn base_urls() {
-        assert_eq!(check_base_url("http://127.0.0.1:8080/v1/").unwrap(), "http://127.0.0.1:8080/v1");
+        assert_eq!(
+            check_base_url("http://127.0.0.1:8080/v1/").unwrap(),
+            "http://127.0.0.1:8080/v1"
+        );
         assert!(check_base_url("localhost:8080").is_err());
         assert!(check_base_url("https://").is_err());
     }

@@ -5,16 +5,26 @@ mod common;
 
 use common::{Reply, Server};
 use futures_util::StreamExt;
-use hermes_core::{ChatRequest, DeltaAccumulator, FinishReason, LlmBackend, Message, ToolCall, ToolChoice, Usage};
+use hermes_core::{
+    ChatRequest, DeltaAccumulator, FinishReason, LlmBackend, Message, ToolCall, ToolChoice, Usage,
+};
 use hermes_llm::AnthropicBackend;
 use serde_json::{Value, json};
 
 fn backend(server: &Server) -> AnthropicBackend {
-    AnthropicBackend::builder().base_url(&server.url).api_key("ak").model("claude").max_tokens(256).build().unwrap()
+    AnthropicBackend::builder()
+        .base_url(&server.url)
+        .api_key("ak")
+        .model("claude")
+        .max_tokens(256)
+        .build()
+        .unwrap()
 }
 
 fn tools() -> Vec<Value> {
-    vec![json!({"type": "function", "function": {"name": "calc", "description": "Math.", "parameters": {"type": "object", "properties": {"expression": {"type": "string"}}}}})]
+    vec![
+        json!({"type": "function", "function": {"name": "calc", "description": "Math.", "parameters": {"type": "object", "properties": {"expression": {"type": "string"}}}}}),
+    ]
 }
 
 #[tokio::test]
@@ -40,7 +50,10 @@ async fn request_and_response_shapes() {
         .complete(ChatRequest::new(&messages, &tools).with_tool_choice(&ToolChoice::Required))
         .await
         .unwrap();
-    assert_eq!(response.message.tool_calls, vec![ToolCall::new("toolu_1", "calc", r#"{"expression":"6*7"}"#)]);
+    assert_eq!(
+        response.message.tool_calls,
+        vec![ToolCall::new("toolu_1", "calc", r#"{"expression":"6*7"}"#)]
+    );
     assert_eq!(response.message.content.as_deref(), Some("Computing."));
     assert_eq!(response.reasoning.as_deref(), Some("easy"));
     assert_eq!(response.finish_reason, Some(FinishReason::ToolCalls));
@@ -56,7 +69,10 @@ async fn request_and_response_shapes() {
     assert_eq!(body["tool_choice"], json!({"type": "any"}));
     assert_eq!(body["tools"][0]["input_schema"]["type"], "object");
     assert_eq!(body["messages"][1]["content"][0]["type"], "tool_use");
-    assert_eq!(body["messages"][2]["content"][0], json!({"type": "tool_result", "tool_use_id": "toolu_0", "content": "{\"result\":1}", "is_error": false}));
+    assert_eq!(
+        body["messages"][2]["content"][0],
+        json!({"type": "tool_result", "tool_use_id": "toolu_0", "content": "{\"result\":1}", "is_error": false})
+    );
 }
 
 fn event(name: &str, data: Value) -> String {
@@ -81,11 +97,21 @@ async fn a_streamed_message_with_input_json_deltas() {
         event("message_stop", json!({"type": "message_stop"})),
     ]
     .concat();
-    let pieces: Vec<String> = body.as_bytes().chunks(7).map(|p| String::from_utf8_lossy(p).into_owned()).collect();
-    let server = Server::start(vec![Reply::sse(&pieces.iter().map(String::as_str).collect::<Vec<_>>())]).await;
+    let pieces: Vec<String> = body
+        .as_bytes()
+        .chunks(7)
+        .map(|p| String::from_utf8_lossy(p).into_owned())
+        .collect();
+    let server = Server::start(vec![Reply::sse(
+        &pieces.iter().map(String::as_str).collect::<Vec<_>>(),
+    )])
+    .await;
     let messages = vec![Message::user("2+2?")];
     let tools = tools();
-    let mut stream = backend(&server).stream(ChatRequest::new(&messages, &tools)).await.unwrap();
+    let mut stream = backend(&server)
+        .stream(ChatRequest::new(&messages, &tools))
+        .await
+        .unwrap();
     let mut accumulator = DeltaAccumulator::new();
     while let Some(delta) = stream.next().await {
         accumulator.push(delta.unwrap());
@@ -94,7 +120,10 @@ async fn a_streamed_message_with_input_json_deltas() {
     assert_eq!(response.message.content.as_deref(), Some("Let me."));
     assert_eq!(
         response.message.tool_calls,
-        vec![ToolCall::new("toolu_9", "calc", "{\"expression\": \"2+2\"}"), ToolCall::new("toolu_10", "calc", "{}")]
+        vec![
+            ToolCall::new("toolu_9", "calc", "{\"expression\": \"2+2\"}"),
+            ToolCall::new("toolu_10", "calc", "{}")
+        ]
     );
     assert_eq!(response.finish_reason, Some(FinishReason::ToolCalls));
     assert_eq!(response.usage, Some(Usage::new(20, 15)));
@@ -102,9 +131,15 @@ async fn a_streamed_message_with_input_json_deltas() {
 
 #[tokio::test]
 async fn a_stream_without_message_stop_is_an_error() {
-    let server = Server::start(vec![Reply::sse(&["event: message_start\ndata: {\"type\": \"message_start\", \"message\": {}}\n\n"])]).await;
+    let server = Server::start(vec![Reply::sse(&[
+        "event: message_start\ndata: {\"type\": \"message_start\", \"message\": {}}\n\n",
+    ])])
+    .await;
     let messages = vec![Message::user("hi")];
-    let mut stream = backend(&server).stream(ChatRequest::new(&messages, &[])).await.unwrap();
+    let mut stream = backend(&server)
+        .stream(ChatRequest::new(&messages, &[]))
+        .await
+        .unwrap();
     let mut last = None;
     while let Some(delta) = stream.next().await {
         last = Some(delta);
@@ -117,6 +152,12 @@ async fn a_stream_without_message_stop_is_an_error() {
 async fn overloaded_errors_say_so() {
     let server = Server::start(vec![Reply::status(400, r#"{"type": "error", "error": {"type": "invalid_request_error", "message": "max_tokens: must be positive"}}"#)]).await;
     let messages = vec![Message::user("hi")];
-    let error = backend(&server).complete(ChatRequest::new(&messages, &[])).await.unwrap_err();
-    assert_eq!(error.to_string(), "the model server answered 400: max_tokens: must be positive");
+    let error = backend(&server)
+        .complete(ChatRequest::new(&messages, &[]))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "the model server answered 400: max_tokens: must be positive"
+    );
 }

@@ -5,7 +5,9 @@ mod common;
 
 use common::{Reply, Server, sse_body};
 use futures_util::StreamExt;
-use hermes_core::{ChatRequest, DeltaAccumulator, FinishReason, LlmBackend, Message, ToolCall, ToolChoice};
+use hermes_core::{
+    ChatRequest, DeltaAccumulator, FinishReason, LlmBackend, Message, ToolCall, ToolChoice,
+};
 use hermes_llm::HermesBackend;
 use serde_json::{Value, json};
 
@@ -26,12 +28,20 @@ fn tools() -> Vec<Value> {
 }
 
 fn completion(text: &str) -> Reply {
-    Reply::json(json!({"choices": [{"text": text, "finish_reason": "stop"}], "usage": {"prompt_tokens": 50, "completion_tokens": 20}}))
+    Reply::json(
+        json!({"choices": [{"text": text, "finish_reason": "stop"}], "usage": {"prompt_tokens": 50, "completion_tokens": 20}}),
+    )
 }
 
 #[tokio::test]
 async fn the_prompt_stops_and_grammar_are_sent() {
-    let server = Server::start(vec![completion("Fine."), completion("<tool_call>{\"name\": \"calc\", \"arguments\": {\"expression\": \"1\"}}</tool_call>")]).await;
+    let server = Server::start(vec![
+        completion("Fine."),
+        completion(
+            "<tool_call>{\"name\": \"calc\", \"arguments\": {\"expression\": \"1\"}}</tool_call>",
+        ),
+    ])
+    .await;
     let backend = backend(&server, true);
     let messages = vec![
         Message::system("Be brief."),
@@ -40,9 +50,15 @@ async fn the_prompt_stops_and_grammar_are_sent() {
         Message::tool("c1", "get_weather", r#"{"temp":3}"#),
     ];
     let tools = tools();
-    backend.complete(ChatRequest::new(&messages, &tools)).await.unwrap();
     backend
-        .complete(ChatRequest::new(&messages, &tools).with_tool_choice(&ToolChoice::Function("calc".into())))
+        .complete(ChatRequest::new(&messages, &tools))
+        .await
+        .unwrap();
+    backend
+        .complete(
+            ChatRequest::new(&messages, &tools)
+                .with_tool_choice(&ToolChoice::Function("calc".into())),
+        )
         .await
         .unwrap();
     let requests = server.requests();
@@ -50,15 +66,32 @@ async fn the_prompt_stops_and_grammar_are_sent() {
     let body = &requests[0].body;
     assert_eq!(body["stop"], json!(["<|im_end|>", "<|eot_id|>"]));
     let prompt = body["prompt"].as_str().unwrap();
-    assert!(prompt.starts_with("<|im_start|>system\nBe brief.\n\nYou can call functions."), "{prompt}");
-    assert!(prompt.contains("<tools>\n{\"description\":\"Weather.\""), "{prompt}");
-    assert!(prompt.contains("<|im_start|>tool\n<tool_response>"), "{prompt}");
+    assert!(
+        prompt.starts_with("<|im_start|>system\nBe brief.\n\nYou can call functions."),
+        "{prompt}"
+    );
+    assert!(
+        prompt.contains("<tools>\n{\"description\":\"Weather.\""),
+        "{prompt}"
+    );
+    assert!(
+        prompt.contains("<|im_start|>tool\n<tool_response>"),
+        "{prompt}"
+    );
     assert!(prompt.ends_with("<|im_start|>assistant\n"), "{prompt}");
     assert!(body.get("grammar").is_none(), "auto: the model is free");
     let forced = &requests[1].body;
     let grammar = forced["grammar"].as_str().unwrap();
-    assert!(grammar.contains("\\\"calc\\\"") && !grammar.contains("get_weather"), "{grammar}");
-    assert!(forced["prompt"].as_str().unwrap().contains("Call the function `calc` now."));
+    assert!(
+        grammar.contains("\\\"calc\\\"") && !grammar.contains("get_weather"),
+        "{grammar}"
+    );
+    assert!(
+        forced["prompt"]
+            .as_str()
+            .unwrap()
+            .contains("Call the function `calc` now.")
+    );
 }
 
 #[tokio::test]
@@ -68,10 +101,16 @@ async fn text_becomes_the_same_message_as_the_openai_backend_gives() {
     )])
     .await;
     let messages = vec![Message::user("weather in Oslo and Rome?")];
-    let response = backend(&server, false).complete(ChatRequest::new(&messages, &tools())).await.unwrap();
+    let response = backend(&server, false)
+        .complete(ChatRequest::new(&messages, &tools()))
+        .await
+        .unwrap();
     let calls = &response.message.tool_calls;
     assert_eq!(calls.len(), 2);
-    assert_eq!((calls[0].name(), calls[0].arguments()), ("get_weather", r#"{"city":"Oslo"}"#));
+    assert_eq!(
+        (calls[0].name(), calls[0].arguments()),
+        ("get_weather", r#"{"city":"Oslo"}"#)
+    );
     assert_eq!(calls[1].arguments(), r#"{"city":"Rome"}"#);
     assert!(calls[0].id.starts_with("call_") && calls[0].id != calls[1].id);
     assert_eq!(response.message.content.as_deref(), Some("Checking both."));
@@ -82,12 +121,21 @@ async fn text_becomes_the_same_message_as_the_openai_backend_gives() {
 
 #[tokio::test]
 async fn a_broken_block_still_reaches_the_gateway_as_a_call() {
-    let server = Server::start(vec![completion("<tool_call>{\"name\": \"calc\", \"arguments\": {expression: 1}}</tool_call>")]).await;
+    let server = Server::start(vec![completion(
+        "<tool_call>{\"name\": \"calc\", \"arguments\": {expression: 1}}</tool_call>",
+    )])
+    .await;
     let messages = vec![Message::user("1?")];
-    let response = backend(&server, false).complete(ChatRequest::new(&messages, &tools())).await.unwrap();
+    let response = backend(&server, false)
+        .complete(ChatRequest::new(&messages, &tools()))
+        .await
+        .unwrap();
     let call = &response.message.tool_calls[0];
     assert_eq!(call.name(), "calc");
-    assert!(serde_json::from_str::<Value>(call.arguments()).is_err(), "the raw text, so the gateway reports bad JSON");
+    assert!(
+        serde_json::from_str::<Value>(call.arguments()).is_err(),
+        "the raw text, so the gateway reports bad JSON"
+    );
 }
 
 #[tokio::test]
@@ -102,7 +150,10 @@ async fn a_stream_with_tags_split_across_chunks() {
     let server = Server::start(vec![Reply::sse(&[&body])]).await;
     let messages = vec![Message::user("go")];
     let tools = tools();
-    let mut stream = backend(&server, false).stream(ChatRequest::new(&messages, &tools)).await.unwrap();
+    let mut stream = backend(&server, false)
+        .stream(ChatRequest::new(&messages, &tools))
+        .await
+        .unwrap();
     let mut accumulator = DeltaAccumulator::new();
     while let Some(delta) = stream.next().await {
         accumulator.push(delta.unwrap());
@@ -111,6 +162,9 @@ async fn a_stream_with_tags_split_across_chunks() {
     assert_eq!(response.message.content.as_deref(), Some("Hi "));
     assert_eq!(response.reasoning.as_deref(), Some("hmm"));
     assert_eq!(response.message.tool_calls.len(), 1);
-    assert_eq!(response.message.tool_calls[0].arguments(), r#"{"expression":"</tool_call>"}"#);
+    assert_eq!(
+        response.message.tool_calls[0].arguments(),
+        r#"{"expression":"</tool_call>"}"#
+    );
     assert_eq!(response.finish_reason, Some(FinishReason::ToolCalls));
 }

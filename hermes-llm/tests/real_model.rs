@@ -4,7 +4,13 @@
 //! wisdom of a 135M model's answers. Requests go one at a time: the server is
 //! single-threaded. Without the variable these tests skip loudly, unless `CI` is set:
 //! then they fail.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::print_stderr, missing_docs)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stderr,
+    missing_docs
+)]
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -26,10 +32,14 @@ fn base_url() -> Option<String> {
     match std::env::var("HERMES_TEST_BASE_URL") {
         Ok(url) if !url.trim().is_empty() => Some(url),
         _ if std::env::var_os("CI").is_some() => {
-            panic!("CI is set but HERMES_TEST_BASE_URL is not: start the model with scripts/local-model (scripts/test does)")
+            panic!(
+                "CI is set but HERMES_TEST_BASE_URL is not: start the model with scripts/local-model (scripts/test does)"
+            )
         }
         _ => {
-            eprintln!("\n*** SKIPPED: no local model server. Run `export HERMES_TEST_BASE_URL=$(scripts/local-model)` to run the real-model tests. ***\n");
+            eprintln!(
+                "\n*** SKIPPED: no local model server. Run `export HERMES_TEST_BASE_URL=$(scripts/local-model)` to run the real-model tests. ***\n"
+            );
             None
         }
     }
@@ -59,11 +69,24 @@ fn add_tool(runs: Arc<AtomicUsize>) -> Registry {
 }
 
 fn openai(url: &str) -> OpenAiBackend {
-    OpenAiBackend::builder().base_url(url).model("smollm2").temperature(0.0).max_tokens(96).build().unwrap()
+    OpenAiBackend::builder()
+        .base_url(url)
+        .model("smollm2")
+        .temperature(0.0)
+        .max_tokens(96)
+        .build()
+        .unwrap()
 }
 
 fn hermes(url: &str) -> HermesBackend {
-    HermesBackend::builder().base_url(url).model("smollm2").grammar(true).temperature(0.0).max_tokens(96).build().unwrap()
+    HermesBackend::builder()
+        .base_url(url)
+        .model("smollm2")
+        .grammar(true)
+        .temperature(0.0)
+        .max_tokens(96)
+        .build()
+        .unwrap()
 }
 
 /// Run an agent that must call `add` first, then answer; check the protocol.
@@ -79,10 +102,20 @@ async fn agent_round_trip(backend: impl LlmBackend) {
         .build()
         .unwrap();
     let outcome = agent.run("What is 2 plus 3? Use the add tool.").await;
-    assert_eq!(outcome.status, RunStatus::Completed, "{}\n{:?}", outcome.trace(), outcome.error);
+    assert_eq!(
+        outcome.status,
+        RunStatus::Completed,
+        "{}\n{:?}",
+        outcome.trace(),
+        outcome.error
+    );
     assert_eq!(runs.load(Ordering::SeqCst), 1, "{}", outcome.trace());
     // The call the model made is the one whose result went back.
-    let call_id = outcome.messages.iter().find_map(|m| m.calls().first().map(|c| c.id.clone())).unwrap();
+    let call_id = outcome
+        .messages
+        .iter()
+        .find_map(|m| m.calls().first().map(|c| c.id.clone()))
+        .unwrap();
     let result = outcome
         .messages
         .iter()
@@ -92,7 +125,10 @@ async fn agent_round_trip(backend: impl LlmBackend) {
         })
         .unwrap();
     let result: Value = serde_json::from_str(&result).unwrap();
-    assert!(result["sum"].is_i64(), "the tool ran with the model's arguments: {result}");
+    assert!(
+        result["sum"].is_i64(),
+        "the tool ran with the model's arguments: {result}"
+    );
     assert!(outcome.answer.is_some(), "{}", outcome.trace());
     assert!(outcome.usage.total_tokens > 0);
 }
@@ -112,7 +148,11 @@ async fn streamed_forced_call(backend: impl LlmBackend) {
         pieces += 1;
     }
     let response = accumulator.finish();
-    let call = response.message.tool_calls.first().unwrap_or_else(|| panic!("no call in {response:?}"));
+    let call = response
+        .message
+        .tool_calls
+        .first()
+        .unwrap_or_else(|| panic!("no call in {response:?}"));
     assert_eq!(call.name(), "add");
     assert!(!call.id.is_empty());
     let args: Value = serde_json::from_str(call.arguments()).unwrap();

@@ -1,4 +1,6 @@
 //! One module per noun.
 
+pub(crate) mod parse;
 pub(crate) mod permissions;
+pub(crate) mod run;
 pub(crate) mod tool;

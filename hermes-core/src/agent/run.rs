@@ -94,7 +94,11 @@ impl Agent {
             run.emit(|| AgentEvent::RoundStarted { round });
             let span = tracing::info_span!("round", trace_id = run.trace_id(), round);
             let tools = inner.dispatcher.registry().schemas();
-            let tool_choice = if round == 1 { &inner.tool_choice } else { &inner.then_tool_choice };
+            let tool_choice = if round == 1 {
+                &inner.tool_choice
+            } else {
+                &inner.then_tool_choice
+            };
             let request = ChatRequest::new(&state.messages, &tools)
                 .with_tool_choice(tool_choice)
                 .with_deadline(deadline);

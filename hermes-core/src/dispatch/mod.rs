@@ -148,7 +148,9 @@ impl Dispatcher {
             name: name.to_owned(),
             duration: report.duration,
             outcome: report.outcome(),
+            success: report.is_success(),
             replayed,
+            preview: crate::event::preview(&report.message.content, 500),
         });
         report
     }

@@ -164,7 +164,10 @@ mod tests {
         acc.push(piece(0, Some("a"), Some("calc"), "{"));
         acc.push(piece(0, Some("a"), Some("calc"), "}"));
         let calls = acc.finish().message.tool_calls;
-        assert_eq!((calls.len(), calls[0].name(), calls[0].arguments()), (1, "calc", "{}"));
+        assert_eq!(
+            (calls.len(), calls[0].name(), calls[0].arguments()),
+            (1, "calc", "{}")
+        );
     }
 
     #[test]

@@ -183,7 +183,11 @@ async fn a_forced_tool_choice_applies_to_the_first_round_only() {
     assert!(agent.run("go").await.is_completed());
     assert_eq!(
         backend.tool_choices(),
-        [ToolChoice::Function("calc".into()), ToolChoice::Auto, ToolChoice::Auto]
+        [
+            ToolChoice::Function("calc".into()),
+            ToolChoice::Auto,
+            ToolChoice::Auto
+        ]
     );
 
     let backend = Arc::new(ScriptedBackend::new([
@@ -198,5 +202,8 @@ async fn a_forced_tool_choice_applies_to_the_first_round_only() {
         .build()
         .unwrap();
     assert!(agent.run("go").await.is_completed());
-    assert_eq!(backend.tool_choices(), [ToolChoice::Required, ToolChoice::None]);
+    assert_eq!(
+        backend.tool_choices(),
+        [ToolChoice::Required, ToolChoice::None]
+    );
 }

@@ -49,7 +49,7 @@ async fn cancelling_a_stream_ends_the_run() {
 #[test]
 fn events_serialize_with_a_snake_case_type_tag() {
     let event: AgentEvent = serde_json::from_str(
-        r#"{"type":"tool_call_finished","tool_call_id":"c1","name":"calc","duration_ms":1.5,"outcome":"timeout","replayed":false}"#,
+        r#"{"type":"tool_call_finished","tool_call_id":"c1","name":"calc","duration_ms":1.5,"outcome":"timeout","success":false,"replayed":false,"preview":""}"#,
     )
     .unwrap();
     let back = serde_json::to_value(&event).unwrap();

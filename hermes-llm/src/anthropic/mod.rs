@@ -11,9 +11,9 @@ use hermes_core::{ChatRequest, ChatResponse, DeltaStream, LlmBackend, LlmError};
 use reqwest::header::HeaderMap;
 use serde_json::{Map, Value, json};
 
+use crate::Error;
 use crate::config;
 use crate::http::{self, Http, RetryPolicy};
-use crate::Error;
 
 /// The API version sent in `anthropic-version`.
 const VERSION: &str = "2023-06-01";
@@ -72,20 +72,30 @@ impl AnthropicBackend {
 impl LlmBackend for AnthropicBackend {
     async fn complete(&self, request: ChatRequest<'_>) -> Result<ChatResponse, LlmError> {
         let body = self.body(&request, false);
-        let response = self.http.post(&self.url, &self.headers, &body, request.deadline).await?;
+        let response = self
+            .http
+            .post(&self.url, &self.headers, &body, request.deadline)
+            .await?;
         let text = response.text().await.map_err(|error| LlmError::Transport {
             message: "the connection broke while reading the answer".to_owned(),
             source: Some(Box::new(error)),
         })?;
-        let parsed: wire::Response = serde_json::from_str(&text).map_err(|error| LlmError::InvalidResponse {
-            message: format!("the answer is not a message ({error}): {}", http::server_message(&text)),
-        })?;
+        let parsed: wire::Response =
+            serde_json::from_str(&text).map_err(|error| LlmError::InvalidResponse {
+                message: format!(
+                    "the answer is not a message ({error}): {}",
+                    http::server_message(&text)
+                ),
+            })?;
         Ok(parsed.into_response())
     }
 
     async fn stream(&self, request: ChatRequest<'_>) -> Result<DeltaStream, LlmError> {
         let body = self.body(&request, true);
-        let response = self.http.post(&self.url, &self.headers, &body, request.deadline).await?;
+        let response = self
+            .http
+            .post(&self.url, &self.headers, &body, request.deadline)
+            .await?;
         Ok(stream::deltas(http::events(response)).boxed())
     }
 }
@@ -156,7 +166,11 @@ impl AnthropicBuilder {
             what: "the model",
             hint: "call `model` on the builder",
         })?;
-        let base = config::check_base_url(self.base_url.as_deref().unwrap_or(config::ANTHROPIC_BASE_URL))?;
+        let base = config::check_base_url(
+            self.base_url
+                .as_deref()
+                .unwrap_or(config::ANTHROPIC_BASE_URL),
+        )?;
         let mut pairs = vec![("anthropic-version".to_owned(), VERSION.to_owned())];
         if let Some(key) = self.api_key {
             pairs.push(("x-api-key".to_owned(), key));

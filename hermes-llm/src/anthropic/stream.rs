@@ -53,15 +53,30 @@ pub(super) fn deltas(
     )
 }
 
-fn convert(event: &SseEvent, state: &mut State, out: &mut VecDeque<ChatDelta>) -> Result<(), LlmError> {
-    let data: Value = serde_json::from_str(&event.data).map_err(|error| LlmError::InvalidResponse {
-        message: format!("a stream event is not JSON ({error}): {}", server_message(&event.data)),
-    })?;
-    let kind = data.get("type").and_then(Value::as_str).or(event.event.as_deref()).unwrap_or_default();
+fn convert(
+    event: &SseEvent,
+    state: &mut State,
+    out: &mut VecDeque<ChatDelta>,
+) -> Result<(), LlmError> {
+    let data: Value =
+        serde_json::from_str(&event.data).map_err(|error| LlmError::InvalidResponse {
+            message: format!(
+                "a stream event is not JSON ({error}): {}",
+                server_message(&event.data)
+            ),
+        })?;
+    let kind = data
+        .get("type")
+        .and_then(Value::as_str)
+        .or(event.event.as_deref())
+        .unwrap_or_default();
     let text = |value: Option<&Value>| value.and_then(Value::as_str).unwrap_or_default().to_owned();
     match kind {
         "message_start" => {
-            state.input_tokens = data.pointer("/message/usage/input_tokens").and_then(Value::as_u64).unwrap_or(0);
+            state.input_tokens = data
+                .pointer("/message/usage/input_tokens")
+                .and_then(Value::as_u64)
+                .unwrap_or(0);
         }
         "content_block_start" => {
             let block = data.get("content_block").cloned().unwrap_or(Value::Null);
@@ -92,7 +107,9 @@ fn convert(event: &SseEvent, state: &mut State, out: &mut VecDeque<ChatDelta>) -
             let delta = data.get("delta").cloned().unwrap_or(Value::Null);
             match delta.get("type").and_then(Value::as_str) {
                 Some("text_delta") => out.push_back(ChatDelta::Text(text(delta.get("text")))),
-                Some("thinking_delta") => out.push_back(ChatDelta::Reasoning(text(delta.get("thinking")))),
+                Some("thinking_delta") => {
+                    out.push_back(ChatDelta::Reasoning(text(delta.get("thinking"))))
+                }
                 Some("input_json_delta") => {
                     if let Some((call, got_input)) = state.tools.get_mut(&index) {
                         *got_input = true;
@@ -111,7 +128,12 @@ fn convert(event: &SseEvent, state: &mut State, out: &mut VecDeque<ChatDelta>) -
             let index = data.get("index").and_then(Value::as_u64).unwrap_or(0);
             // A call with no input at all still needs JSON arguments.
             if let Some((call, false)) = state.tools.get(&index) {
-                out.push_back(ChatDelta::ToolCall { index: *call, id: None, name: None, arguments: "{}".to_owned() });
+                out.push_back(ChatDelta::ToolCall {
+                    index: *call,
+                    id: None,
+                    name: None,
+                    arguments: "{}".to_owned(),
+                });
             }
         }
         "message_delta" => {

@@ -1,6 +1,8 @@
 //! Anthropic Messages JSON.
 
-use hermes_core::{AssistantMessage, ChatResponse, FinishReason, Message, ToolCall, ToolChoice, Usage};
+use hermes_core::{
+    AssistantMessage, ChatResponse, FinishReason, Message, ToolCall, ToolChoice, Usage,
+};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
@@ -21,7 +23,9 @@ pub(super) fn conversation(messages: &[Message]) -> (Option<String>, Vec<Value>)
     for message in messages {
         match message {
             Message::System { content } => system.push(content.clone()),
-            Message::User { content } => push("user", vec![json!({"type": "text", "text": content})]),
+            Message::User { content } => {
+                push("user", vec![json!({"type": "text", "text": content})])
+            }
             Message::Assistant(assistant) => {
                 let mut blocks = Vec::new();
                 if let Some(text) = assistant.content.as_deref().filter(|text| !text.is_empty()) {
@@ -41,7 +45,9 @@ pub(super) fn conversation(messages: &[Message]) -> (Option<String>, Vec<Value>)
                     .is_ok_and(|value| value.get("error").is_some());
                 push(
                     "user",
-                    vec![json!({"type": "tool_result", "tool_use_id": result.tool_call_id, "content": result.content, "is_error": is_error})],
+                    vec![
+                        json!({"type": "tool_result", "tool_use_id": result.tool_call_id, "content": result.content, "is_error": is_error}),
+                    ],
                 );
             }
             _ => {}
@@ -111,12 +117,29 @@ impl Response {
         let mut tool_calls = Vec::new();
         for block in self.content {
             match block.get("type").and_then(Value::as_str) {
-                Some("text") => text.push_str(block.get("text").and_then(Value::as_str).unwrap_or_default()),
-                Some("thinking") => reasoning.push_str(block.get("thinking").and_then(Value::as_str).unwrap_or_default()),
+                Some("text") => text.push_str(
+                    block
+                        .get("text")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default(),
+                ),
+                Some("thinking") => reasoning.push_str(
+                    block
+                        .get("thinking")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default(),
+                ),
                 Some("tool_use") => tool_calls.push(ToolCall::new(
                     block.get("id").and_then(Value::as_str).unwrap_or_default(),
-                    block.get("name").and_then(Value::as_str).unwrap_or_default(),
-                    block.get("input").cloned().unwrap_or_else(|| json!({})).to_string(),
+                    block
+                        .get("name")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default(),
+                    block
+                        .get("input")
+                        .cloned()
+                        .unwrap_or_else(|| json!({}))
+                        .to_string(),
                 )),
                 _ => {}
             }
@@ -126,7 +149,9 @@ impl Response {
             tool_calls,
         });
         response.finish_reason = self.stop_reason.as_deref().map(stop_reason);
-        response.usage = self.usage.map(|u| Usage::new(u.input_tokens, u.output_tokens));
+        response.usage = self
+            .usage
+            .map(|u| Usage::new(u.input_tokens, u.output_tokens));
         response.reasoning = Some(reasoning).filter(|text| !text.is_empty());
         response
     }
@@ -141,15 +166,25 @@ mod tests {
         let messages = vec![
             Message::system("Be brief."),
             Message::user("weather?"),
-            Message::tool_calls([ToolCall::new("t1", "w", r#"{"city":"Oslo"}"#), ToolCall::new("t2", "w", "{}")]),
+            Message::tool_calls([
+                ToolCall::new("t1", "w", r#"{"city":"Oslo"}"#),
+                ToolCall::new("t2", "w", "{}"),
+            ]),
             Message::tool("t1", "w", r#"{"temp": 3}"#),
-            Message::tool("t2", "w", r#"{"error": {"kind": "failed", "message": "x"}}"#),
+            Message::tool(
+                "t2",
+                "w",
+                r#"{"error": {"kind": "failed", "message": "x"}}"#,
+            ),
             Message::user("thanks"),
         ];
         let (system, turns) = conversation(&messages);
         assert_eq!(system.as_deref(), Some("Be brief."));
         assert_eq!(turns.len(), 3);
-        assert_eq!(turns[1]["content"][0], json!({"type": "tool_use", "id": "t1", "name": "w", "input": {"city": "Oslo"}}));
+        assert_eq!(
+            turns[1]["content"][0],
+            json!({"type": "tool_use", "id": "t1", "name": "w", "input": {"city": "Oslo"}})
+        );
         let results = turns[2]["content"].as_array().unwrap();
         assert_eq!(results.len(), 3);
         assert_eq!(results[0]["is_error"], false);

@@ -4,19 +4,21 @@ use std::time::Duration;
 use async_trait::async_trait;
 use futures_util::{Stream, StreamExt, stream};
 use hermes_core::{
-    AssistantMessage, ChatDelta, ChatRequest, ChatResponse, DeltaStream, FinishReason,
-    LlmBackend, LlmError, ToolCall, ToolChoice, Usage,
+    AssistantMessage, ChatDelta, ChatRequest, ChatResponse, DeltaStream, FinishReason, LlmBackend,
+    LlmError, ToolCall, ToolChoice, Usage,
 };
 use reqwest::header::HeaderMap;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::grammar::tool_call_grammar;
-use super::parser::{HermesParser, ParseEvent, ParseIssue, ParseOutcome, ParsedCall, ParserOptions, parse};
+use super::parser::{
+    HermesParser, ParseEvent, ParseIssue, ParseOutcome, ParsedCall, ParserOptions, parse,
+};
 use super::prompt;
+use crate::Error;
 use crate::config;
 use crate::http::{self, Http, RetryPolicy, SseEvent};
-use crate::Error;
 
 /// Stop sequences: the ends of a ChatML turn. Never `</tool_call>`: a model may call
 /// several tools in one turn.
@@ -53,7 +55,12 @@ impl HermesBackend {
     }
 
     fn body(&self, request: &ChatRequest<'_>, stream: bool) -> Value {
-        let prompt = prompt::render(request.messages, request.tools, request.tool_choice, self.options.think_open);
+        let prompt = prompt::render(
+            request.messages,
+            request.tools,
+            request.tool_choice,
+            self.options.think_open,
+        );
         let mut body = Map::new();
         body.insert("model".into(), Value::String(self.model.clone()));
         body.insert("prompt".into(), Value::String(prompt));
@@ -108,29 +115,46 @@ struct WireUsage {
 impl LlmBackend for HermesBackend {
     async fn complete(&self, request: ChatRequest<'_>) -> Result<ChatResponse, LlmError> {
         let body = self.body(&request, false);
-        let response = self.http.post(&self.url, &self.headers, &body, request.deadline).await?;
+        let response = self
+            .http
+            .post(&self.url, &self.headers, &body, request.deadline)
+            .await?;
         let text = response.text().await.map_err(|error| LlmError::Transport {
             message: "the connection broke while reading the answer".to_owned(),
             source: Some(Box::new(error)),
         })?;
-        let completion: Completion = serde_json::from_str(&text).map_err(|error| LlmError::InvalidResponse {
-            message: format!("the answer is not a completion ({error}): {}", http::server_message(&text)),
-        })?;
-        let choice = completion.choices.into_iter().next().ok_or_else(|| LlmError::InvalidResponse {
-            message: "the answer has no choices".to_owned(),
-        })?;
+        let completion: Completion =
+            serde_json::from_str(&text).map_err(|error| LlmError::InvalidResponse {
+                message: format!(
+                    "the answer is not a completion ({error}): {}",
+                    http::server_message(&text)
+                ),
+            })?;
+        let choice =
+            completion
+                .choices
+                .into_iter()
+                .next()
+                .ok_or_else(|| LlmError::InvalidResponse {
+                    message: "the answer has no choices".to_owned(),
+                })?;
         let outcome = parse(&choice.text, self.options);
         for warning in &outcome.warnings {
             tracing::warn!(warning, "hermes format");
         }
         let mut response = response_from(outcome, choice.finish_reason.as_deref());
-        response.usage = completion.usage.map(|u| Usage::new(u.prompt_tokens, u.completion_tokens));
+        response.usage = completion
+            .usage
+            .map(|u| Usage::new(u.prompt_tokens, u.completion_tokens));
         Ok(response)
     }
 
     async fn stream(&self, request: ChatRequest<'_>) -> Result<DeltaStream, LlmError> {
         let body = self.body(&request, true);
-        let response = self.http.post(&self.url, &self.headers, &body, request.deadline).await?;
+        let response = self
+            .http
+            .post(&self.url, &self.headers, &body, request.deadline)
+            .await?;
         Ok(deltas(http::events(response), self.options).boxed())
     }
 }
@@ -142,8 +166,18 @@ fn response_from(outcome: ParseOutcome, server_reason: Option<&str>) -> ChatResp
     let mut numbered: Vec<(usize, ToolCall)> = outcome
         .calls
         .iter()
-        .map(|call| (call.block_index, ToolCall::new(fresh_id(), call.name.clone(), call.arguments.to_string())))
-        .chain(outcome.errors.iter().map(|issue| (issue.block_index, broken_call(issue))))
+        .map(|call| {
+            (
+                call.block_index,
+                ToolCall::new(fresh_id(), call.name.clone(), call.arguments.to_string()),
+            )
+        })
+        .chain(
+            outcome
+                .errors
+                .iter()
+                .map(|issue| (issue.block_index, broken_call(issue))),
+        )
         .collect();
     // In the order of the output; calls of one block keep their order (stable sort).
     numbered.sort_by_key(|(block, _)| *block);
@@ -163,7 +197,11 @@ fn response_from(outcome: ParseOutcome, server_reason: Option<&str>) -> ChatResp
 }
 
 fn broken_call(issue: &ParseIssue) -> ToolCall {
-    ToolCall::new(fresh_id(), issue.name.clone().unwrap_or_default(), issue.text.trim().to_owned())
+    ToolCall::new(
+        fresh_id(),
+        issue.name.clone().unwrap_or_default(),
+        issue.text.trim().to_owned(),
+    )
 }
 
 fn fresh_id() -> String {
@@ -205,7 +243,8 @@ fn deltas(
                     Some(Ok(event)) => match serde_json::from_str::<Completion>(&event.data) {
                         Ok(chunk) => {
                             if let Some(usage) = chunk.usage {
-                                state.usage = Some(Usage::new(usage.prompt_tokens, usage.completion_tokens));
+                                state.usage =
+                                    Some(Usage::new(usage.prompt_tokens, usage.completion_tokens));
                             }
                             let mut text = String::new();
                             for choice in chunk.choices {
@@ -219,7 +258,10 @@ fn deltas(
                         Err(error) => {
                             state.done = true;
                             let error = LlmError::InvalidResponse {
-                                message: format!("a stream chunk is not a completion ({error}): {}", http::server_message(&event.data)),
+                                message: format!(
+                                    "a stream chunk is not a completion ({error}): {}",
+                                    http::server_message(&event.data)
+                                ),
                             };
                             return Some((Err(error), (events, state, ready)));
                         }
@@ -235,7 +277,9 @@ fn deltas(
                     _ => {
                         // The stream ended: everything the parser still holds.
                         state.done = true;
-                        let Some(parser) = state.parser.take() else { continue };
+                        let Some(parser) = state.parser.take() else {
+                            continue;
+                        };
                         let (last, outcome) = parser.finish();
                         for warning in &outcome.warnings {
                             tracing::warn!(warning, "hermes format");
@@ -290,7 +334,12 @@ impl Calls {
     }
 
     fn convert(&mut self, event: ParseEvent, out: &mut VecDeque<ChatDelta>) {
-        let arguments = |index: usize, text: String| ChatDelta::ToolCall { index, id: None, name: None, arguments: text };
+        let arguments = |index: usize, text: String| ChatDelta::ToolCall {
+            index,
+            id: None,
+            name: None,
+            arguments: text,
+        };
         match event {
             ParseEvent::Text(text) if !text.is_empty() => out.push_back(ChatDelta::Text(text)),
             ParseEvent::Reasoning(text) => out.push_back(ChatDelta::Reasoning(text)),
@@ -298,11 +347,19 @@ impl Calls {
                 let index = self.open(name, out);
                 self.by_block.insert(block_index, index);
             }
-            ParseEvent::CallEnd { block_index, result } => {
+            ParseEvent::CallEnd {
+                block_index,
+                result,
+            } => {
                 let mut started = self.by_block.remove(&block_index);
                 match result {
                     Ok(parsed) => {
-                        for ParsedCall { name, arguments: args, .. } in parsed {
+                        for ParsedCall {
+                            name,
+                            arguments: args,
+                            ..
+                        } in parsed
+                        {
                             let index = match started.take() {
                                 Some(index) => index,
                                 None => self.open(name, out),

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 /// Longest string a grammar lets a model write inside an argument.
-const MAX_STRING: usize = 256;
+const MAX_STRING: usize = 160;
 
 /// A grammar for one `<tool_call>` block calling one of `tools` (OpenAI function
 /// objects). Schemas it cannot follow (`$ref`, `anyOf`...) fall back to any JSON value.
@@ -22,7 +22,10 @@ pub fn tool_call_grammar(tools: &[Value]) -> String {
         };
         let parameters = function.get("parameters").cloned().unwrap_or(Value::Null);
         let arguments = rules.schema(&format!("args-{}", rule_name(name)), &parameters);
-        let head = literal(&format!("{{\"name\": {}, \"arguments\": ", Value::String(name.to_owned())));
+        let head = literal(&format!(
+            "{{\"name\": {}, \"arguments\": ",
+            Value::String(name.to_owned())
+        ));
         alternatives.push(format!("{head} {arguments} \"}}\""));
     }
     if alternatives.is_empty() {
@@ -30,7 +33,10 @@ pub fn tool_call_grammar(tools: &[Value]) -> String {
         rules.generic();
     }
     let mut grammar = String::new();
-    let _ = writeln!(grammar, "root ::= \"<tool_call>\\n\" call \"\\n</tool_call>\"");
+    let _ = writeln!(
+        grammar,
+        "root ::= \"<tool_call>\\n\" call \"\\n</tool_call>\""
+    );
     let _ = writeln!(grammar, "call ::= {}", alternatives.join(" | "));
     for (name, body) in &rules.rules {
         let _ = writeln!(grammar, "{name} ::= {body}");
@@ -59,9 +65,15 @@ impl Rules {
                     Some(items) => self.schema(&format!("{name}-item"), items),
                     None => self.generic(),
                 };
-                self.add(name, format!("\"[\" ws ( {item} ( \",\" ws {item} )* )? ws \"]\""))
+                self.add(
+                    name,
+                    format!("\"[\" ws ( {item} ( \",\" ws {item} )* )? ws \"]\""),
+                )
             }
-            Some("string") => self.primitive("string", &format!("\"\\\"\" [^\"\\\\\\x7F\\x00-\\x1F]{{1,{MAX_STRING}}} \"\\\"\"")),
+            Some("string") => self.primitive(
+                "string",
+                &format!("\"\\\"\" [^\"\\\\\\x7F\\x00-\\x1F]{{1,{MAX_STRING}}} \"\\\"\""),
+            ),
             Some("integer") => self.primitive("integer", "\"-\"? [0-9]{1,15}"),
             Some("number") => self.primitive("number", "\"-\"? [0-9]{1,15} ( \".\" [0-9]{1,10} )?"),
             Some("boolean") => self.primitive("boolean", "\"true\" | \"false\""),
@@ -84,38 +96,60 @@ impl Rules {
         };
         let mut parts = Vec::new();
         for key in required {
-            let Some(property) = properties.get(key) else { continue };
+            let Some(property) = properties.get(key) else {
+                continue;
+            };
             let value = self.schema(&format!("{name}-{}", rule_name(key)), property);
-            parts.push(format!("{} ws \":\" ws {value}", literal(&Value::String(key.to_owned()).to_string())));
+            parts.push(format!(
+                "{} ws \":\" ws {value}",
+                literal(&Value::String(key.to_owned()).to_string())
+            ));
         }
         let body = parts.join(" \",\" ws ");
         self.add(name, format!("\"{{\" ws {body} ws \"}}\""))
     }
 
     fn primitive(&mut self, name: &str, body: &str) -> String {
-        self.rules.entry(name.to_owned()).or_insert_with(|| body.to_owned());
-        self.rules.entry("ws".to_owned()).or_insert_with(|| "[ ]?".to_owned());
+        self.rules
+            .entry(name.to_owned())
+            .or_insert_with(|| body.to_owned());
+        self.rules
+            .entry("ws".to_owned())
+            .or_insert_with(|| "[ ]?".to_owned());
         name.to_owned()
     }
 
     /// Any JSON value (and the rules it needs).
     fn generic(&mut self) -> String {
         let rules = [
-            ("value", "object | array | string | number | \"true\" | \"false\" | \"null\""),
-            ("object", "\"{\" ws ( string ws \":\" ws value ( \",\" ws string ws \":\" ws value )* )? ws \"}\""),
+            (
+                "value",
+                "object | array | string | number | \"true\" | \"false\" | \"null\"",
+            ),
+            (
+                "object",
+                "\"{\" ws ( string ws \":\" ws value ( \",\" ws string ws \":\" ws value )* )? ws \"}\"",
+            ),
             ("array", "\"[\" ws ( value ( \",\" ws value )* )? ws \"]\""),
             ("ws", "[ ]?"),
         ];
         for (name, body) in rules {
-            self.rules.entry(name.to_owned()).or_insert_with(|| body.to_owned());
+            self.rules
+                .entry(name.to_owned())
+                .or_insert_with(|| body.to_owned());
         }
-        self.primitive("string", &format!("\"\\\"\" [^\"\\\\\\x7F\\x00-\\x1F]{{1,{MAX_STRING}}} \"\\\"\""));
+        self.primitive(
+            "string",
+            &format!("\"\\\"\" [^\"\\\\\\x7F\\x00-\\x1F]{{1,{MAX_STRING}}} \"\\\"\""),
+        );
         self.primitive("number", "\"-\"? [0-9]{1,15} ( \".\" [0-9]{1,10} )?");
         "value".to_owned()
     }
 
     fn add(&mut self, name: &str, body: String) -> String {
-        self.rules.entry("ws".to_owned()).or_insert_with(|| "[ ]?".to_owned());
+        self.rules
+            .entry("ws".to_owned())
+            .or_insert_with(|| "[ ]?".to_owned());
         self.rules.insert(name.to_owned(), body);
         name.to_owned()
     }
@@ -139,7 +173,13 @@ fn literal(text: &str) -> String {
 /// Rule names: lowercase letters, digits and `-`.
 fn rule_name(name: &str) -> String {
     name.chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
         .collect()
 }
 
@@ -151,24 +191,45 @@ mod tests {
 
     #[test]
     fn a_grammar_per_tool_schema() {
-        let tools = vec![json!({"type": "function", "function": {"name": "get_weather", "parameters": {
-            "type": "object",
-            "properties": {"city": {"type": "string"}, "days": {"type": "integer"}, "unit": {"enum": ["c", "f"]}},
-            "required": ["city", "unit"]
-        }}})];
+        let tools = vec![
+            json!({"type": "function", "function": {"name": "get_weather", "parameters": {
+                "type": "object",
+                "properties": {"city": {"type": "string"}, "days": {"type": "integer"}, "unit": {"enum": ["c", "f"]}},
+                "required": ["city", "unit"]
+            }}}),
+        ];
         let grammar = tool_call_grammar(&tools);
-        assert!(grammar.starts_with("root ::= \"<tool_call>\\n\" call \"\\n</tool_call>\""), "{grammar}");
-        assert!(grammar.contains(r#"call ::= "{\"name\": \"get_weather\", \"arguments\": " args-get-weather "}""#), "{grammar}");
+        assert!(
+            grammar.starts_with("root ::= \"<tool_call>\\n\" call \"\\n</tool_call>\""),
+            "{grammar}"
+        );
+        assert!(
+            grammar.contains(
+                r#"call ::= "{\"name\": \"get_weather\", \"arguments\": " args-get-weather "}""#
+            ),
+            "{grammar}"
+        );
         assert!(grammar.contains(r#"args-get-weather ::= "{" ws "\"city\"" ws ":" ws string "," ws "\"unit\"" ws ":" ws args-get-weather-unit ws "}""#), "{grammar}");
-        assert!(grammar.contains(r#"args-get-weather-unit ::= "\"c\"" | "\"f\"""#), "{grammar}");
-        assert!(!grammar.contains("days"), "optional properties are left out: {grammar}");
+        assert!(
+            grammar.contains(r#"args-get-weather-unit ::= "\"c\"" | "\"f\"""#),
+            "{grammar}"
+        );
+        assert!(
+            !grammar.contains("days"),
+            "optional properties are left out: {grammar}"
+        );
     }
 
     #[test]
     fn unknown_shapes_fall_back_to_any_value() {
-        let tools = vec![json!({"type": "function", "function": {"name": "f", "parameters": {"type": "object", "properties": {}}}})];
+        let tools = vec![
+            json!({"type": "function", "function": {"name": "f", "parameters": {"type": "object", "properties": {}}}}),
+        ];
         let grammar = tool_call_grammar(&tools);
-        assert!(grammar.contains(r#"call ::= "{\"name\": \"f\", \"arguments\": " object "}""#), "{grammar}");
+        assert!(
+            grammar.contains(r#"call ::= "{\"name\": \"f\", \"arguments\": " object "}""#),
+            "{grammar}"
+        );
         assert!(grammar.contains("value ::= object | array"), "{grammar}");
     }
 }

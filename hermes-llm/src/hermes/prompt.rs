@@ -10,7 +10,12 @@ use serde_json::{Value, json};
 pub(crate) const END: &str = "<|im_end|>";
 
 /// The whole prompt, ending with the open assistant turn.
-pub(crate) fn render(messages: &[Message], tools: &[Value], choice: &ToolChoice, think_open: bool) -> String {
+pub(crate) fn render(
+    messages: &[Message],
+    tools: &[Value],
+    choice: &ToolChoice,
+    think_open: bool,
+) -> String {
     let offered: Vec<&Value> = match choice {
         ToolChoice::None => Vec::new(),
         ToolChoice::Function(name) => tools
@@ -122,7 +127,9 @@ mod tests {
 
     #[test]
     fn renders_a_round_trip() {
-        let tools = vec![json!({"type": "function", "function": {"name": "calc", "description": "Do math.", "parameters": {"type": "object"}}})];
+        let tools = vec![
+            json!({"type": "function", "function": {"name": "calc", "description": "Do math.", "parameters": {"type": "object"}}}),
+        ];
         let messages = vec![
             Message::system("Be brief."),
             Message::user("6*7?"),
@@ -131,8 +138,16 @@ mod tests {
             Message::tool("c2", "calc", "not json"),
         ];
         let prompt = render(&messages, &tools, &ToolChoice::Auto, false);
-        assert!(prompt.starts_with("<|im_start|>system\nBe brief.\n\nYou can call functions."), "{prompt}");
-        assert!(prompt.contains(r#"{"description":"Do math.","name":"calc","parameters":{"type":"object"}}"#), "{prompt}");
+        assert!(
+            prompt.starts_with("<|im_start|>system\nBe brief.\n\nYou can call functions."),
+            "{prompt}"
+        );
+        assert!(
+            prompt.contains(
+                r#"{"description":"Do math.","name":"calc","parameters":{"type":"object"}}"#
+            ),
+            "{prompt}"
+        );
         assert!(prompt.contains("<|im_start|>user\n6*7?<|im_end|>\n"));
         assert!(prompt.contains("<|im_start|>assistant\n<tool_call>\n{\"arguments\":{\"expression\":\"6*7\"},\"name\":\"calc\"}\n</tool_call><|im_end|>\n"), "{prompt}");
         assert!(prompt.contains("<|im_start|>tool\n<tool_response>\n{\"content\":{\"result\":42},\"name\":\"calc\"}\n</tool_response>\n<tool_response>\n{\"content\":\"not json\",\"name\":\"calc\"}\n</tool_response><|im_end|>\n"), "{prompt}");

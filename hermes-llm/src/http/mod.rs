@@ -54,7 +54,13 @@ impl Http {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let sent = self.client.post(url).headers(headers.clone()).json(body).send().await;
+            let sent = self
+                .client
+                .post(url)
+                .headers(headers.clone())
+                .json(body)
+                .send()
+                .await;
             let (error, retry_after) = match sent {
                 Ok(response) if response.status().is_success() => return Ok(response),
                 Ok(response) => {
@@ -78,7 +84,9 @@ impl Http {
 }
 
 /// Headers from `(name, value)` pairs.
-pub(crate) fn headers<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<HeaderMap, Error> {
+pub(crate) fn headers<'a>(
+    pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> Result<HeaderMap, Error> {
     let mut map = HeaderMap::new();
     for (name, value) in pairs {
         let header = HeaderName::from_bytes(name.as_bytes()).map_err(|error| Error::Invalid {
@@ -142,7 +150,10 @@ pub(crate) fn server_message(text: &str) -> String {
         message = "(no body)".to_owned();
     }
     if message.len() > MAX_ERROR_BODY {
-        let cut = (0..=MAX_ERROR_BODY).rev().find(|&i| message.is_char_boundary(i)).unwrap_or(0);
+        let cut = (0..=MAX_ERROR_BODY)
+            .rev()
+            .find(|&i| message.is_char_boundary(i))
+            .unwrap_or(0);
         message.truncate(cut);
         message.push_str("...");
     }
@@ -155,8 +166,14 @@ mod tests {
 
     #[test]
     fn server_messages() {
-        assert_eq!(server_message(r#"{"error": {"message": "Invalid API key", "type": "auth"}}"#), "Invalid API key");
-        assert_eq!(server_message(r#"{"error": "model not found"}"#), "model not found");
+        assert_eq!(
+            server_message(r#"{"error": {"message": "Invalid API key", "type": "auth"}}"#),
+            "Invalid API key"
+        );
+        assert_eq!(
+            server_message(r#"{"error": "model not found"}"#),
+            "model not found"
+        );
         assert_eq!(server_message(r#"{"detail": "Not Found"}"#), "Not Found");
         assert_eq!(server_message("Bad Gateway\n"), "Bad Gateway");
         assert_eq!(server_message(""), "(no body)");

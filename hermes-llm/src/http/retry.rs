@@ -52,7 +52,10 @@ impl RetryPolicy {
             return wait.min(self.max_delay);
         }
         let exponent = attempt.saturating_sub(1).min(16);
-        let full = self.base_delay.saturating_mul(1 << exponent).min(self.max_delay);
+        let full = self
+            .base_delay
+            .saturating_mul(1 << exponent)
+            .min(self.max_delay);
         full.mul_f64(0.5 + fastrand::f64() * 0.5)
     }
 }
@@ -74,14 +77,26 @@ mod tests {
         for attempt in 1..6 {
             let full = Duration::from_millis(500) * (1 << (attempt - 1));
             let wait = policy.delay(attempt, None);
-            assert!(wait >= full / 2 && wait <= full.min(policy.max_delay), "{attempt}: {wait:?}");
+            assert!(
+                wait >= full / 2 && wait <= full.min(policy.max_delay),
+                "{attempt}: {wait:?}"
+            );
         }
-        assert_eq!(policy.delay(1, Some(Duration::from_secs(2))), Duration::from_secs(2));
-        assert_eq!(policy.delay(1, Some(Duration::from_secs(999))), policy.max_delay);
+        assert_eq!(
+            policy.delay(1, Some(Duration::from_secs(2))),
+            Duration::from_secs(2)
+        );
+        assert_eq!(
+            policy.delay(1, Some(Duration::from_secs(999))),
+            policy.max_delay
+        );
         let mut headers = HeaderMap::new();
         headers.insert(RETRY_AFTER, "3".parse().unwrap());
         assert_eq!(retry_after(&headers), Some(Duration::from_secs(3)));
-        headers.insert(RETRY_AFTER, "Wed, 21 Oct 2015 07:28:00 GMT".parse().unwrap());
+        headers.insert(
+            RETRY_AFTER,
+            "Wed, 21 Oct 2015 07:28:00 GMT".parse().unwrap(),
+        );
         assert_eq!(retry_after(&headers), None);
     }
 }

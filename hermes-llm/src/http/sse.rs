@@ -59,7 +59,9 @@ impl Decoder {
         if line.starts_with(':') {
             return;
         }
-        let (field, value) = line.split_once(':').map_or((line.as_str(), ""), |(f, v)| (f, v));
+        let (field, value) = line
+            .split_once(':')
+            .map_or((line.as_str(), ""), |(f, v)| (f, v));
         let value = value.strip_prefix(' ').unwrap_or(value);
         match field {
             "data" => {
@@ -87,10 +89,17 @@ impl Decoder {
 }
 
 /// The events of a response body, then `None`. A transport error mid-body is an item.
-pub(crate) fn events(response: reqwest::Response) -> impl Stream<Item = Result<SseEvent, LlmError>> + Send {
+pub(crate) fn events(
+    response: reqwest::Response,
+) -> impl Stream<Item = Result<SseEvent, LlmError>> + Send {
     let bytes = response.bytes_stream().boxed();
     stream::unfold(
-        (bytes, Decoder::default(), std::collections::VecDeque::new(), false),
+        (
+            bytes,
+            Decoder::default(),
+            std::collections::VecDeque::new(),
+            false,
+        ),
         |(mut bytes, mut decoder, mut ready, mut ended)| async move {
             loop {
                 if let Some(event) = ready.pop_front() {
@@ -141,7 +150,8 @@ mod tests {
 
     #[test]
     fn lines_split_anywhere() {
-        let whole = "data: {\"a\":1}\n\n: keep-alive\n\ndata: {\"b\":\ndata: 2}\n\ndata: [DONE]\n\n";
+        let whole =
+            "data: {\"a\":1}\n\n: keep-alive\n\ndata: {\"b\":\ndata: 2}\n\ndata: [DONE]\n\n";
         let expected = vec!["{\"a\":1}", "{\"b\":\n2}", "[DONE]"];
         assert_eq!(data(&decode(&[whole])), expected);
         let chars: Vec<String> = whole.chars().map(String::from).collect();
@@ -151,7 +161,11 @@ mod tests {
 
     #[test]
     fn line_ends_and_events() {
-        let events = decode(&["event: message_start\r\ndata: x\r", "\n\r\ndata: y\rdata: z\r\r", "data: last"]);
+        let events = decode(&[
+            "event: message_start\r\ndata: x\r",
+            "\n\r\ndata: y\rdata: z\r\r",
+            "data: last",
+        ]);
         assert_eq!(data(&events), vec!["x", "y\nz", "last"]);
         assert_eq!(events[0].event.as_deref(), Some("message_start"));
         assert_eq!(events[1].event, None);

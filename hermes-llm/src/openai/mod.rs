@@ -12,9 +12,9 @@ use hermes_core::{ChatRequest, ChatResponse, DeltaStream, LlmBackend, LlmError};
 use reqwest::header::HeaderMap;
 use serde_json::{Map, Value, json};
 
+use crate::Error;
 use crate::config::{self, Settings};
 use crate::http::{self, Http, RetryPolicy};
-use crate::Error;
 
 /// A Chat Completions backend.
 ///
@@ -58,7 +58,11 @@ impl OpenAiBackend {
             what: "the model",
             hint: "set HERMES_MODEL (or OPENAI_MODEL)",
         })?);
-        builder = builder.base_url(settings.base_url.unwrap_or_else(|| config::OPENAI_BASE_URL.to_owned()));
+        builder = builder.base_url(
+            settings
+                .base_url
+                .unwrap_or_else(|| config::OPENAI_BASE_URL.to_owned()),
+        );
         if let Some(key) = settings.api_key {
             builder = builder.api_key(key);
         }
@@ -68,10 +72,16 @@ impl OpenAiBackend {
     fn body(&self, request: &ChatRequest<'_>, stream: bool) -> Value {
         let mut body = Map::new();
         body.insert("model".into(), Value::String(self.model.clone()));
-        body.insert("messages".into(), Value::Array(wire::messages(request.messages)));
+        body.insert(
+            "messages".into(),
+            Value::Array(wire::messages(request.messages)),
+        );
         if !request.tools.is_empty() {
             body.insert("tools".into(), Value::Array(request.tools.to_vec()));
-            body.insert("tool_choice".into(), wire::tool_choice(request.tool_choice, request.tools));
+            body.insert(
+                "tool_choice".into(),
+                wire::tool_choice(request.tool_choice, request.tools),
+            );
             if let Some(parallel) = self.parallel_tool_calls {
                 body.insert("parallel_tool_calls".into(), Value::Bool(parallel));
             }
@@ -94,22 +104,34 @@ impl OpenAiBackend {
 impl LlmBackend for OpenAiBackend {
     async fn complete(&self, request: ChatRequest<'_>) -> Result<ChatResponse, LlmError> {
         let body = self.body(&request, false);
-        let response = self.http.post(&self.url, &self.headers, &body, request.deadline).await?;
+        let response = self
+            .http
+            .post(&self.url, &self.headers, &body, request.deadline)
+            .await?;
         let text = response.text().await.map_err(|error| LlmError::Transport {
             message: "the connection broke while reading the answer".to_owned(),
             source: Some(Box::new(error)),
         })?;
-        let completion: wire::Completion = serde_json::from_str(&text).map_err(|error| LlmError::InvalidResponse {
-            message: format!("the answer is not a chat completion ({error}): {}", http::server_message(&text)),
-        })?;
-        completion.into_response().ok_or_else(|| LlmError::InvalidResponse {
-            message: "the answer has no choices".to_owned(),
-        })
+        let completion: wire::Completion =
+            serde_json::from_str(&text).map_err(|error| LlmError::InvalidResponse {
+                message: format!(
+                    "the answer is not a chat completion ({error}): {}",
+                    http::server_message(&text)
+                ),
+            })?;
+        completion
+            .into_response()
+            .ok_or_else(|| LlmError::InvalidResponse {
+                message: "the answer has no choices".to_owned(),
+            })
     }
 
     async fn stream(&self, request: ChatRequest<'_>) -> Result<DeltaStream, LlmError> {
         let body = self.body(&request, true);
-        let response = self.http.post(&self.url, &self.headers, &body, request.deadline).await?;
+        let response = self
+            .http
+            .post(&self.url, &self.headers, &body, request.deadline)
+            .await?;
         Ok(stream::deltas(http::events(response)).boxed())
     }
 }
@@ -194,7 +216,8 @@ impl OpenAiBuilder {
             what: "the model",
             hint: "call `model` on the builder (or set HERMES_MODEL)",
         })?;
-        let base = config::check_base_url(self.base_url.as_deref().unwrap_or(config::OPENAI_BASE_URL))?;
+        let base =
+            config::check_base_url(self.base_url.as_deref().unwrap_or(config::OPENAI_BASE_URL))?;
         let mut pairs: Vec<(String, String)> = self.headers;
         if let Some(key) = &self.api_key {
             pairs.push(("authorization".to_owned(), format!("Bearer {key}")));

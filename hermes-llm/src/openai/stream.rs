@@ -63,7 +63,11 @@ pub(super) fn deltas(
     )
 }
 
-fn convert(event: &SseEvent, state: &mut State, out: &mut VecDeque<ChatDelta>) -> Result<(), LlmError> {
+fn convert(
+    event: &SseEvent,
+    state: &mut State,
+    out: &mut VecDeque<ChatDelta>,
+) -> Result<(), LlmError> {
     let data = event.data.trim();
     if data == "[DONE]" {
         state.done = true;
@@ -74,7 +78,10 @@ fn convert(event: &SseEvent, state: &mut State, out: &mut VecDeque<ChatDelta>) -
         return Ok(());
     }
     let chunk: Chunk = serde_json::from_str(data).map_err(|error| LlmError::InvalidResponse {
-        message: format!("a stream chunk is not the JSON expected ({error}): {}", crate::http::server_message(data)),
+        message: format!(
+            "a stream chunk is not the JSON expected ({error}): {}",
+            crate::http::server_message(data)
+        ),
     })?;
     if let Some(error) = chunk.error {
         return Err(LlmError::Status {
@@ -84,7 +91,11 @@ fn convert(event: &SseEvent, state: &mut State, out: &mut VecDeque<ChatDelta>) -
     }
     for choice in chunk.choices {
         let delta = choice.delta;
-        if let Some(text) = delta.reasoning_content.or(delta.reasoning).filter(|t| !t.is_empty()) {
+        if let Some(text) = delta
+            .reasoning_content
+            .or(delta.reasoning)
+            .filter(|t| !t.is_empty())
+        {
             out.push_back(ChatDelta::Reasoning(text));
         }
         if let Some(text) = delta.content.filter(|t| !t.is_empty()) {
@@ -100,7 +111,9 @@ fn convert(event: &SseEvent, state: &mut State, out: &mut VecDeque<ChatDelta>) -
             out.push_back(ChatDelta::ToolCall {
                 index: call.index.unwrap_or(position),
                 id: call.id.filter(|id| !id.is_empty()),
-                name: function.and_then(|f| f.name).filter(|name| !name.is_empty()),
+                name: function
+                    .and_then(|f| f.name)
+                    .filter(|name| !name.is_empty()),
                 arguments,
             });
         }
@@ -111,7 +124,9 @@ fn convert(event: &SseEvent, state: &mut State, out: &mut VecDeque<ChatDelta>) -
                     None
                 } else {
                     state.legacy_started = true;
-                    function.name.map(|name| name.trim_end_matches(':').to_owned())
+                    function
+                        .name
+                        .map(|name| name.trim_end_matches(':').to_owned())
                 };
                 let id = name.as_ref().map(|_| super::wire::fresh_id());
                 out.push_back(ChatDelta::ToolCall {

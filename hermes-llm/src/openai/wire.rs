@@ -133,14 +133,26 @@ impl Completion {
         if tool_calls.is_empty() {
             if let Some(function) = message.function_call {
                 let name = function.name.unwrap_or_default();
-                tool_calls.push(ToolCall::new(fresh_id(), name.trim_end_matches(':'), arguments_text(function.arguments)));
+                tool_calls.push(ToolCall::new(
+                    fresh_id(),
+                    name.trim_end_matches(':'),
+                    arguments_text(function.arguments),
+                ));
             }
         }
-        let content = message.content.filter(|text| !text.is_empty() || tool_calls.is_empty());
-        let mut response = ChatResponse::new(AssistantMessage { content, tool_calls });
+        let content = message
+            .content
+            .filter(|text| !text.is_empty() || tool_calls.is_empty());
+        let mut response = ChatResponse::new(AssistantMessage {
+            content,
+            tool_calls,
+        });
         response.usage = usage;
         response.finish_reason = choice.finish_reason.as_deref().map(FinishReason::from_wire);
-        response.reasoning = message.reasoning_content.or(message.reasoning).filter(|text| !text.is_empty());
+        response.reasoning = message
+            .reasoning_content
+            .or(message.reasoning)
+            .filter(|text| !text.is_empty());
         Some(response)
     }
 }

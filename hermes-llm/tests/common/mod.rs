@@ -1,7 +1,13 @@
 //! A scripted HTTP server on 127.0.0.1 for the backend contract tests: it records each
 //! request and answers with the next scripted reply, written in the given pieces (so
 //! SSE lines really arrive split).
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, missing_docs, unreachable_pub)]
+#![allow(
+    dead_code,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    missing_docs,
+    unreachable_pub
+)]
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -21,7 +27,10 @@ pub struct Recorded {
 
 impl Recorded {
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
     }
 }
 
@@ -43,7 +52,11 @@ impl Reply {
     }
 
     pub fn status(status: u16, body: &str) -> Self {
-        Self { status, headers: vec![("content-type".into(), "application/json".into())], pieces: vec![body.to_owned()] }
+        Self {
+            status,
+            headers: vec![("content-type".into(), "application/json".into())],
+            pieces: vec![body.to_owned()],
+        }
     }
 
     /// An SSE body sent in these pieces.
@@ -83,10 +96,14 @@ impl Server {
         let recorded = requests.clone();
         let task = tokio::spawn(async move {
             loop {
-                let Ok((mut socket, _)) = listener.accept().await else { return };
+                let Ok((mut socket, _)) = listener.accept().await else {
+                    return;
+                };
                 let request = read_request(&mut socket).await;
                 recorded.lock().unwrap().push(request);
-                let reply = replies.lock().unwrap().pop_front().unwrap_or_else(|| Reply::status(500, r#"{"error": {"message": "script exhausted"}}"#));
+                let reply = replies.lock().unwrap().pop_front().unwrap_or_else(|| {
+                    Reply::status(500, r#"{"error": {"message": "script exhausted"}}"#)
+                });
                 let mut head = format!("HTTP/1.1 {} X\r\nconnection: close\r\n", reply.status);
                 for (name, value) in &reply.headers {
                     head.push_str(&format!("{name}: {value}\r\n"));
@@ -101,7 +118,11 @@ impl Server {
                 let _ = socket.shutdown().await;
             }
         });
-        Self { url, requests, task }
+        Self {
+            url,
+            requests,
+            task,
+        }
     }
 
     pub fn requests(&self) -> Vec<Recorded> {
@@ -124,7 +145,13 @@ async fn read_request(socket: &mut tokio::net::TcpStream) -> Recorded {
     };
     let head = String::from_utf8_lossy(&buffer[..header_end]).into_owned();
     let mut lines = head.lines();
-    let path = lines.next().unwrap_or_default().split_whitespace().nth(1).unwrap_or_default().to_owned();
+    let path = lines
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .nth(1)
+        .unwrap_or_default()
+        .to_owned();
     let headers: Vec<(String, String)> = lines
         .filter_map(|line| line.split_once(':'))
         .map(|(n, v)| (n.trim().to_owned(), v.trim().to_owned()))
@@ -142,7 +169,11 @@ async fn read_request(socket: &mut tokio::net::TcpStream) -> Recorded {
         }
         body.extend_from_slice(&chunk[..n]);
     }
-    Recorded { path, headers, body: serde_json::from_slice(&body).unwrap_or(Value::Null) }
+    Recorded {
+        path,
+        headers,
+        body: serde_json::from_slice(&body).unwrap_or(Value::Null),
+    }
 }
 
 /// SSE `data:` lines for these JSON values, then `[DONE]`, as one string.

@@ -76,7 +76,11 @@ impl Block {
         self.text.push(c);
         let (was_phase, was_depth, was_in_string) = (self.phase, self.depth, self.in_string);
         self.scan(c);
-        if self.key == "arguments" && self.depth <= 2 && was_phase == Phase::Colon && self.phase == Phase::Value {
+        if self.key == "arguments"
+            && self.depth <= 2
+            && was_phase == Phase::Colon
+            && self.phase == Phase::Value
+        {
             let shape = match c {
                 '{' | '[' => Shape::Container,
                 '"' => Shape::Text,
@@ -88,12 +92,18 @@ impl Block {
         }
         if let Some((start, end @ None, shape)) = &mut self.arguments {
             let ended = match shape {
-                Shape::Container => !was_in_string && matches!(c, '}' | ']') && was_depth == 2 && self.depth == 1,
+                Shape::Container => {
+                    !was_in_string && matches!(c, '}' | ']') && was_depth == 2 && self.depth == 1
+                }
                 Shape::Text => was_in_string && !self.in_string && self.depth == 1,
                 Shape::Literal => !was_in_string && matches!(c, ',' | '}') && was_depth == 1,
             };
             if ended {
-                *end = Some(if *shape == Shape::Literal { at } else { self.text.len() });
+                *end = Some(if *shape == Shape::Literal {
+                    at
+                } else {
+                    self.text.len()
+                });
             }
             let _ = start;
         }
@@ -168,7 +178,9 @@ impl Block {
             Phase::InKey => self.phase = Phase::Colon,
             Phase::Value if self.key == "name" && self.name.is_none() => {
                 let raw = format!("\"{}\"", self.name_raw);
-                self.name = serde_json::from_str::<String>(&raw).ok().filter(|name| !name.is_empty());
+                self.name = serde_json::from_str::<String>(&raw)
+                    .ok()
+                    .filter(|name| !name.is_empty());
             }
             _ => {}
         }
@@ -208,9 +220,13 @@ mod tests {
 
     #[test]
     fn notices_name_and_streams_arguments() {
-        let mut block = scan(r#"{"name": "get_weather", "arguments": {"city": "Paris", "n": [1, 2]}}"#);
+        let mut block =
+            scan(r#"{"name": "get_weather", "arguments": {"city": "Paris", "n": [1, 2]}}"#);
         assert_eq!(block.name.as_deref(), Some("get_weather"));
-        assert_eq!(block.take_arguments_delta(), r#"{"city": "Paris", "n": [1, 2]}"#);
+        assert_eq!(
+            block.take_arguments_delta(),
+            r#"{"city": "Paris", "n": [1, 2]}"#
+        );
         assert!(block.is_complete_json());
     }
 

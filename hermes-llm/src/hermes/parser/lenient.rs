@@ -89,9 +89,15 @@ mod tests {
 
     #[test]
     fn python_dicts_become_json() {
-        let text = python_to_json(r#"{'name': 'f', 'arguments': {'a': True, 'b': None, 'c': 'it\'s "x"'}}"#).unwrap();
+        let text = python_to_json(
+            r#"{'name': 'f', 'arguments': {'a': True, 'b': None, 'c': 'it\'s "x"'}}"#,
+        )
+        .unwrap();
         let value: Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(value, json!({"name": "f", "arguments": {"a": true, "b": null, "c": "it's \"x\""}}));
+        assert_eq!(
+            value,
+            json!({"name": "f", "arguments": {"a": true, "b": null, "c": "it's \"x\""}})
+        );
         assert_eq!(python_to_json(r#"{"a": "True"}"#), None);
     }
 

@@ -183,7 +183,11 @@ impl HermesParser {
     pub fn new(options: ParserOptions) -> Self {
         Self {
             options,
-            mode: if options.think_open { Mode::Think } else { Mode::Text },
+            mode: if options.think_open {
+                Mode::Think
+            } else {
+                Mode::Text
+            },
             matcher: Matcher::default(),
             content: String::new(),
             reasoning: String::new(),
@@ -252,7 +256,9 @@ impl HermesParser {
         let allowed: &[Tag] = match self.mode {
             Mode::Text => &[Tag::OpenCall, Tag::OpenThink, Tag::EndOfTurn],
             Mode::Think => &[Tag::CloseThink, Tag::EndOfTurn],
-            Mode::Call if self.block.as_ref().is_some_and(Block::outside_string) => &[Tag::CloseCall, Tag::EndOfTurn],
+            Mode::Call if self.block.as_ref().is_some_and(Block::outside_string) => {
+                &[Tag::CloseCall, Tag::EndOfTurn]
+            }
             Mode::Call => &[],
         };
         if allowed.is_empty() && !self.matcher.is_holding() {
@@ -321,10 +327,13 @@ impl HermesParser {
 
     fn flush_deltas(&mut self) {
         if !self.text_delta.is_empty() {
-            self.events.push(ParseEvent::Text(std::mem::take(&mut self.text_delta)));
+            self.events
+                .push(ParseEvent::Text(std::mem::take(&mut self.text_delta)));
         }
         if !self.reasoning_delta.is_empty() {
-            self.events.push(ParseEvent::Reasoning(std::mem::take(&mut self.reasoning_delta)));
+            self.events.push(ParseEvent::Reasoning(std::mem::take(
+                &mut self.reasoning_delta,
+            )));
         }
         if self.started {
             if let Some(block) = &mut self.block {
@@ -381,29 +390,47 @@ impl HermesParser {
         };
         let text = block.text.trim();
         if text.is_empty() {
-            return Err(issue(IssueKind::EmptyBlock, format!("block {index} is empty")));
+            return Err(issue(
+                IssueKind::EmptyBlock,
+                format!("block {index} is empty"),
+            ));
         }
         let values = match serde_json::from_str::<Value>(text) {
             Ok(value) => vec![value],
-            Err(error) if !self.options.lenient => return Err(issue(json_kind(&error), json_message(index, &error))),
-            Err(error) => self.lenient_values(text, index).ok_or_else(|| issue(json_kind(&error), json_message(index, &error)))?,
+            Err(error) if !self.options.lenient => {
+                return Err(issue(json_kind(&error), json_message(index, &error)));
+            }
+            Err(error) => self
+                .lenient_values(text, index)
+                .ok_or_else(|| issue(json_kind(&error), json_message(index, &error)))?,
         };
         let mut calls = Vec::new();
         for value in values {
             match value {
                 Value::Array(items) if self.options.lenient => {
-                    self.outcome.warnings.push(format!("block {index} holds a JSON array of {} calls", items.len()));
+                    self.outcome.warnings.push(format!(
+                        "block {index} holds a JSON array of {} calls",
+                        items.len()
+                    ));
                     for item in items {
-                        calls.push(self.call(item, index).map_err(|message| issue(IssueKind::MissingName, message))?);
+                        calls.push(
+                            self.call(item, index)
+                                .map_err(|message| issue(IssueKind::MissingName, message))?,
+                        );
                     }
                 }
                 Value::Array(_) => {
                     return Err(issue(
                         IssueKind::MalformedJson,
-                        format!("block {index} holds a JSON array; write one call object per block"),
+                        format!(
+                            "block {index} holds a JSON array; write one call object per block"
+                        ),
                     ));
                 }
-                other => calls.push(self.call(other, index).map_err(|message| issue(IssueKind::MissingName, message))?),
+                other => calls.push(
+                    self.call(other, index)
+                        .map_err(|message| issue(IssueKind::MissingName, message))?,
+                ),
             }
         }
         Ok(calls)
@@ -412,13 +439,18 @@ impl HermesParser {
     fn lenient_values(&mut self, text: &str, index: usize) -> Option<Vec<Value>> {
         if let Ok(values) = lenient::values(text) {
             if values.len() > 1 {
-                self.outcome.warnings.push(format!("block {index} holds {} JSON values; each was read as a call", values.len()));
+                self.outcome.warnings.push(format!(
+                    "block {index} holds {} JSON values; each was read as a call",
+                    values.len()
+                ));
             }
             return Some(values);
         }
         let converted = lenient::python_to_json(text)?;
         let values = lenient::values(&converted).ok()?;
-        self.outcome.warnings.push(format!("block {index} was written as a Python literal; it was read as JSON"));
+        self.outcome.warnings.push(format!(
+            "block {index} was written as a Python literal; it was read as JSON"
+        ));
         Some(values)
     }
 
@@ -433,7 +465,9 @@ impl HermesParser {
         let mut arguments = object.remove("arguments");
         if arguments.is_none() && self.options.lenient {
             if let Some(parameters) = object.remove("parameters") {
-                self.outcome.warnings.push(format!("block {index} says `parameters`; read as `arguments`"));
+                self.outcome.warnings.push(format!(
+                    "block {index} says `parameters`; read as `arguments`"
+                ));
                 arguments = Some(parameters);
             }
         }

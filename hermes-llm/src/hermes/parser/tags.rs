@@ -114,10 +114,19 @@ mod tests {
     #[test]
     fn tags_and_near_misses() {
         assert_eq!(run("a<tool_call>b"), ("ab".to_owned(), vec![Tag::OpenCall]));
-        assert_eq!(run("x < y <toolbox>"), ("x < y <toolbox>".to_owned(), vec![]));
+        assert_eq!(
+            run("x < y <toolbox>"),
+            ("x < y <toolbox>".to_owned(), vec![])
+        );
         assert_eq!(run("<<tool_call>"), ("<".to_owned(), vec![Tag::OpenCall]));
-        assert_eq!(run("<thin<think>"), ("<thin".to_owned(), vec![Tag::OpenThink]));
-        assert_eq!(run("end<|im_end|>"), ("end".to_owned(), vec![Tag::EndOfTurn]));
+        assert_eq!(
+            run("<thin<think>"),
+            ("<thin".to_owned(), vec![Tag::OpenThink])
+        );
+        assert_eq!(
+            run("end<|im_end|>"),
+            ("end".to_owned(), vec![Tag::EndOfTurn])
+        );
         assert_eq!(run("<tool_"), ("<tool_".to_owned(), vec![]));
         assert_eq!(run("</tool_call>"), ("</tool_call>".to_owned(), vec![]));
     }
