@@ -86,7 +86,15 @@ pub(crate) struct RunArgs {
     /// Print the outcome as one JSON object instead of the events.
     #[arg(long)]
     pub(crate) json: bool,
-    /// Approve calls that need approval; without it, approval is asked on the terminal.
+    #[command(flatten)]
+    pub(crate) policy: PolicyArgs,
+}
+
+/// Who decides about calls: the permission engine under a profile, and approval.
+#[derive(Debug, Args)]
+pub(crate) struct PolicyArgs {
+    /// Approve calls that need approval (dangerous tools, policy requests); without it,
+    /// approval is asked on the terminal, and refused when there is none.
     #[arg(long)]
     pub(crate) yes: bool,
     /// Judge calls with the permission engine under this profile file.
@@ -213,16 +221,8 @@ pub(crate) struct CallArgs {
     /// The arguments: a JSON object, as a model would send it.
     #[arg(long, value_name = "JSON", default_value = "{}")]
     pub(crate) args: String,
-    /// Approve the call if it needs approval (dangerous tools, policy requests); without
-    /// it, approval is asked on the terminal, and refused when there is none.
-    #[arg(long)]
-    pub(crate) yes: bool,
-    /// Judge the call with the permission engine under this profile file.
-    #[arg(long, value_name = "FILE", requires = "profile")]
-    pub(crate) profiles: Option<PathBuf>,
-    /// The profile to apply (with --profiles).
-    #[arg(long, value_name = "NAME", requires = "profiles")]
-    pub(crate) profile: Option<String>,
+    #[command(flatten)]
+    pub(crate) policy: PolicyArgs,
     /// The session the call belongs to (idempotency keys are per session).
     #[arg(long, value_name = "ID", default_value = "cli")]
     pub(crate) session: String,

@@ -92,3 +92,104 @@ mod tests {
         assert!(check_base_url("https://").is_err());
     }
 }
+
+/// What every backend builder takes; the setters come from [`common_setters`].
+#[derive(Debug, Default)]
+pub(crate) struct Common {
+    pub(crate) base_url: Option<String>,
+    pub(crate) api_key: Option<String>,
+    pub(crate) model: Option<String>,
+    pub(crate) headers: Vec<(String, String)>,
+    pub(crate) temperature: Option<f32>,
+    pub(crate) max_tokens: Option<u32>,
+    pub(crate) retry: crate::http::RetryPolicy,
+    pub(crate) timeout: Option<Duration>,
+}
+
+impl Common {
+    pub(crate) fn model(&mut self) -> Result<String, Error> {
+        self.model.take().ok_or(Error::Missing {
+            what: "the model",
+            hint: "call `model` on the builder",
+        })
+    }
+
+    /// The base URL, or `default`, checked.
+    pub(crate) fn base_url(&self, default: Option<&str>) -> Result<String, Error> {
+        let url = self.base_url.as_deref().or(default).ok_or(Error::Missing {
+            what: "the base URL",
+            hint: "call `base_url` on the builder (the server's API root, as http://127.0.0.1:8080/v1)",
+        })?;
+        check_base_url(url)
+    }
+
+    pub(crate) fn http(&self) -> Result<crate::http::Http, Error> {
+        crate::http::Http::new(self.retry, self.timeout.unwrap_or(DEFAULT_TIMEOUT))
+    }
+
+    /// The extra headers plus `auth` (the backend's way of sending the key).
+    pub(crate) fn headers(
+        &self,
+        auth: impl FnOnce(&str) -> (String, String),
+    ) -> Result<reqwest::header::HeaderMap, Error> {
+        let mut pairs = self.headers.clone();
+        if let Some(key) = &self.api_key {
+            pairs.push(auth(key));
+        }
+        crate::http::headers(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+    }
+}
+
+/// The setters every backend builder shares (its `common` field holds them).
+macro_rules! common_setters {
+    () => {
+        /// The API root.
+        pub fn base_url(mut self, url: impl Into<String>) -> Self {
+            self.common.base_url = Some(url.into());
+            self
+        }
+
+        /// The API key.
+        pub fn api_key(mut self, key: impl Into<String>) -> Self {
+            self.common.api_key = Some(key.into());
+            self
+        }
+
+        /// The model name.
+        pub fn model(mut self, model: impl Into<String>) -> Self {
+            self.common.model = Some(model.into());
+            self
+        }
+
+        /// An extra header (OpenRouter's `HTTP-Referer`, a proxy's key...).
+        pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+            self.common.headers.push((name.into(), value.into()));
+            self
+        }
+
+        /// Sampling temperature (unset: the server's default).
+        pub fn temperature(mut self, temperature: f32) -> Self {
+            self.common.temperature = Some(temperature);
+            self
+        }
+
+        /// Most tokens to generate.
+        pub fn max_tokens(mut self, max_tokens: u32) -> Self {
+            self.common.max_tokens = Some(max_tokens);
+            self
+        }
+
+        /// How failed requests are retried (default: 4 attempts, from 500 ms).
+        pub fn retry(mut self, retry: $crate::RetryPolicy) -> Self {
+            self.common.retry = retry;
+            self
+        }
+
+        /// The longest wait for a byte of the answer (default 10 minutes).
+        pub fn timeout(mut self, timeout: ::std::time::Duration) -> Self {
+            self.common.timeout = Some(timeout);
+            self
+        }
+    };
+}
+pub(crate) use common_setters;

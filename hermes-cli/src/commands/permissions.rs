@@ -3,11 +3,15 @@
 use std::io::Write;
 use std::path::Path;
 
-use hermes_core::Registry;
-use hermes_permissions::{BareValue, Outcome, PermissionEngine, ProfileSet, Ruling, command};
+use std::sync::Arc;
+
+use hermes_core::{ApproveAll, Approver, Registry};
+use hermes_permissions::{
+    BareValue, Outcome, PermissionEngine, ProfileSet, Ruling, TerminalApprover, command,
+};
 use serde::Serialize;
 
-use crate::cli::{CheckArgs, CheckCommandArgs};
+use crate::cli::{CheckArgs, CheckCommandArgs, PolicyArgs};
 use crate::{Status, UsageError};
 
 /// The JSON `check-command` prints.
@@ -88,6 +92,22 @@ fn print_ruling(ruling: &Ruling, out: &mut dyn Write) -> anyhow::Result<()> {
     serde_json::to_writer(&mut *out, &decision)?;
     writeln!(out)?;
     Ok(())
+}
+
+/// The approver and, with `--profiles`, the permission engine the flags ask for.
+pub(crate) fn gate(
+    args: &PolicyArgs,
+) -> Result<(Arc<dyn Approver>, Option<PermissionEngine>), UsageError> {
+    let approver: Arc<dyn Approver> = if args.yes {
+        Arc::new(ApproveAll)
+    } else {
+        Arc::new(TerminalApprover::new())
+    };
+    let engine = match (&args.profiles, &args.profile) {
+        (Some(file), Some(name)) => Some(engine(file, name, None)?),
+        _ => None,
+    };
+    Ok((approver, engine))
 }
 
 /// An engine for `name` in `file`, with `cwd` (or the current directory) as workspace.

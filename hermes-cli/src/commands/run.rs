@@ -5,9 +5,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::StreamExt;
-use hermes_core::{Agent, AgentEvent, ApproveAll, LlmBackend, Registry, RunStatus, ToolChoice};
+use hermes_core::{Agent, AgentEvent, LlmBackend, Registry, RunStatus, ToolChoice};
 use hermes_llm::{AnthropicBackend, HermesBackend, OpenAiBackend, Settings};
-use hermes_permissions::TerminalApprover;
 use serde_json::{Value, json};
 
 use crate::cli::{Backend, RunArgs};
@@ -33,13 +32,9 @@ pub(crate) async fn run(
         })?;
         builder = builder.timeout(timeout);
     }
-    builder = if args.yes {
-        builder.approver(ApproveAll)
-    } else {
-        builder.approver(TerminalApprover::new())
-    };
-    if let (Some(file), Some(name)) = (&args.profiles, &args.profile) {
-        let engine = super::permissions::engine(file, name, None)?;
+    let (approver, engine) = super::permissions::gate(&args.policy)?;
+    builder = builder.approver_arc(approver);
+    if let Some(engine) = engine {
         builder = builder.policy(engine.clone()).idempotency_store(engine);
     }
     let agent = builder

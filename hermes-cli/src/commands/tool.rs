@@ -2,8 +2,7 @@
 
 use std::io::Write;
 
-use hermes_core::{ApproveAll, Dispatcher, Registry, RunContext, Tool, ToolCall};
-use hermes_permissions::TerminalApprover;
+use hermes_core::{Dispatcher, Registry, RunContext, Tool, ToolCall};
 use serde::Serialize;
 
 use crate::cli::{CallArgs, ListArgs, SchemaArgs};
@@ -83,14 +82,9 @@ pub(crate) async fn call(
     args: &CallArgs,
     out: &mut dyn Write,
 ) -> anyhow::Result<Status> {
-    let mut dispatcher = Dispatcher::builder(registry);
-    dispatcher = if args.yes {
-        dispatcher.approver(ApproveAll)
-    } else {
-        dispatcher.approver(TerminalApprover::new())
-    };
-    if let (Some(file), Some(name)) = (&args.profiles, &args.profile) {
-        let engine = super::permissions::engine(file, name, None)?;
+    let (approver, engine) = super::permissions::gate(&args.policy)?;
+    let mut dispatcher = Dispatcher::builder(registry).approver_arc(approver);
+    if let Some(engine) = engine {
         dispatcher = dispatcher.policy(engine.clone()).idempotency_store(engine);
     }
     let dispatcher = dispatcher.build()?;

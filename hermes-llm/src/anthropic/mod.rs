@@ -3,8 +3,6 @@
 mod stream;
 mod wire;
 
-use std::time::Duration;
-
 use async_trait::async_trait;
 use futures_util::StreamExt;
 use hermes_core::{ChatRequest, ChatResponse, DeltaStream, LlmBackend, LlmError};
@@ -13,7 +11,7 @@ use serde_json::{Map, Value, json};
 
 use crate::Error;
 use crate::config;
-use crate::http::{self, Http, RetryPolicy};
+use crate::http::{self, Http};
 
 /// The API version sent in `anthropic-version`.
 const VERSION: &str = "2023-06-01";
@@ -72,21 +70,16 @@ impl AnthropicBackend {
 impl LlmBackend for AnthropicBackend {
     async fn complete(&self, request: ChatRequest<'_>) -> Result<ChatResponse, LlmError> {
         let body = self.body(&request, false);
-        let response = self
+        let parsed: wire::Response = self
             .http
-            .post(&self.url, &self.headers, &body, request.deadline)
+            .post_for(
+                &self.url,
+                &self.headers,
+                &body,
+                request.deadline,
+                "a message",
+            )
             .await?;
-        let text = response.text().await.map_err(|error| LlmError::Transport {
-            message: "the connection broke while reading the answer".to_owned(),
-            source: Some(Box::new(error)),
-        })?;
-        let parsed: wire::Response =
-            serde_json::from_str(&text).map_err(|error| LlmError::InvalidResponse {
-                message: format!(
-                    "the answer is not a message ({error}): {}",
-                    http::server_message(&text)
-                ),
-            })?;
         Ok(parsed.into_response())
     }
 
@@ -96,7 +89,7 @@ impl LlmBackend for AnthropicBackend {
             .http
             .post(&self.url, &self.headers, &body, request.deadline)
             .await?;
-        Ok(stream::deltas(http::events(response)).boxed())
+        Ok(http::deltas(http::events(response), stream::Reader::default()).boxed())
     }
 }
 
@@ -104,84 +97,33 @@ impl LlmBackend for AnthropicBackend {
 #[derive(Debug, Default)]
 #[must_use]
 pub struct AnthropicBuilder {
-    base_url: Option<String>,
-    api_key: Option<String>,
-    model: Option<String>,
-    max_tokens: Option<u32>,
-    temperature: Option<f32>,
-    retry: RetryPolicy,
-    timeout: Option<Duration>,
+    common: config::Common,
 }
 
 impl AnthropicBuilder {
-    /// The API root (default `https://api.anthropic.com`).
-    pub fn base_url(mut self, url: impl Into<String>) -> Self {
-        self.base_url = Some(url.into());
-        self
-    }
+    config::common_setters!();
 
-    /// The API key (`x-api-key`).
-    pub fn api_key(mut self, key: impl Into<String>) -> Self {
-        self.api_key = Some(key.into());
-        self
-    }
-
-    /// The model name.
-    pub fn model(mut self, model: impl Into<String>) -> Self {
-        self.model = Some(model.into());
-        self
-    }
-
-    /// Most tokens to generate (default 4096; the API requires a value).
-    pub fn max_tokens(mut self, max_tokens: u32) -> Self {
-        self.max_tokens = Some(max_tokens);
-        self
-    }
-
-    /// Sampling temperature.
-    pub fn temperature(mut self, temperature: f32) -> Self {
-        self.temperature = Some(temperature);
-        self
-    }
-
-    /// How failed requests are retried.
-    pub fn retry(mut self, retry: RetryPolicy) -> Self {
-        self.retry = retry;
-        self
-    }
-
-    /// The longest wait for a byte of the answer (default 10 minutes).
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
-    /// Finish.
+    /// Finish. The base URL defaults to `https://api.anthropic.com`, the most tokens to
+    /// 4096 (the API requires a value); the key goes in `x-api-key`.
     ///
     /// # Errors
     ///
     /// [`Error::Missing`] without a model; [`Error::Invalid`] for a bad URL or key.
-    pub fn build(self) -> Result<AnthropicBackend, Error> {
-        let model = self.model.ok_or(Error::Missing {
-            what: "the model",
-            hint: "call `model` on the builder",
-        })?;
-        let base = config::check_base_url(
-            self.base_url
-                .as_deref()
-                .unwrap_or(config::ANTHROPIC_BASE_URL),
-        )?;
-        let mut pairs = vec![("anthropic-version".to_owned(), VERSION.to_owned())];
-        if let Some(key) = self.api_key {
-            pairs.push(("x-api-key".to_owned(), key));
-        }
+    pub fn build(mut self) -> Result<AnthropicBackend, Error> {
+        let model = self.common.model()?;
+        let base = self.common.base_url(Some(config::ANTHROPIC_BASE_URL))?;
+        self.common
+            .headers
+            .push(("anthropic-version".to_owned(), VERSION.to_owned()));
         Ok(AnthropicBackend {
-            http: Http::new(self.retry, self.timeout.unwrap_or(config::DEFAULT_TIMEOUT))?,
+            http: self.common.http()?,
             url: format!("{base}/v1/messages"),
-            headers: http::headers(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))?,
+            headers: self
+                .common
+                .headers(|key| ("x-api-key".to_owned(), key.to_owned()))?,
             model,
-            max_tokens: self.max_tokens.unwrap_or(4096),
-            temperature: self.temperature,
+            max_tokens: self.common.max_tokens.unwrap_or(4096),
+            temperature: self.common.temperature,
         })
     }
 }

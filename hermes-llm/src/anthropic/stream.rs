@@ -2,62 +2,42 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use futures_util::{Stream, StreamExt, stream};
 use hermes_core::{ChatDelta, LlmError, Usage};
 use serde_json::Value;
 
 use super::wire::stop_reason;
-use crate::http::{SseEvent, server_message};
+use crate::http::{DeltaSource, Flow, SseEvent, server_message};
 
+/// What the stream has seen.
 #[derive(Debug, Default)]
-struct State {
+pub(super) struct Reader {
     /// Content block index -> tool call index, and whether it got input.
     tools: HashMap<u64, (usize, bool)>,
     next_tool: usize,
     input_tokens: u64,
-    stopped: bool,
-    done: bool,
 }
 
-/// The deltas of a streamed message; a stream that ends before `message_stop` is an error.
-pub(super) fn deltas(
-    events: impl Stream<Item = Result<SseEvent, LlmError>> + Send + 'static,
-) -> impl Stream<Item = Result<ChatDelta, LlmError>> + Send {
-    stream::unfold(
-        (events.boxed(), State::default(), VecDeque::new()),
-        |(mut events, mut state, mut ready)| async move {
-            loop {
-                if let Some(delta) = ready.pop_front() {
-                    return Some((Ok(delta), (events, state, ready)));
-                }
-                if state.done {
-                    return None;
-                }
-                let failure = match events.next().await {
-                    Some(Ok(event)) => convert(&event, &mut state, &mut ready).err(),
-                    Some(Err(error)) => Some(error),
-                    None if state.stopped => {
-                        state.done = true;
-                        None
-                    }
-                    None => Some(LlmError::InvalidResponse {
-                        message: "the stream ended before `message_stop`".to_owned(),
-                    }),
-                };
-                if let Some(error) = failure {
-                    state.done = true;
-                    return Some((Err(error), (events, state, ready)));
-                }
-            }
-        },
-    )
+impl DeltaSource for Reader {
+    fn event(&mut self, event: &SseEvent, out: &mut VecDeque<ChatDelta>) -> Result<Flow, LlmError> {
+        convert(event, self, out)
+    }
+
+    fn end(&mut self, stopped: bool, _out: &mut VecDeque<ChatDelta>) -> Result<(), LlmError> {
+        if stopped {
+            Ok(())
+        } else {
+            Err(LlmError::InvalidResponse {
+                message: "the stream ended before `message_stop`".to_owned(),
+            })
+        }
+    }
 }
 
 fn convert(
     event: &SseEvent,
-    state: &mut State,
+    state: &mut Reader,
     out: &mut VecDeque<ChatDelta>,
-) -> Result<(), LlmError> {
+) -> Result<Flow, LlmError> {
     let data: Value =
         serde_json::from_str(&event.data).map_err(|error| LlmError::InvalidResponse {
             message: format!(
@@ -144,10 +124,7 @@ fn convert(
                 out.push_back(ChatDelta::Usage(Usage::new(state.input_tokens, output)));
             }
         }
-        "message_stop" => {
-            state.stopped = true;
-            state.done = true;
-        }
+        "message_stop" => return Ok(Flow::Stop),
         "error" => {
             return Err(LlmError::Status {
                 status: 200,
@@ -156,5 +133,5 @@ fn convert(
         }
         _ => {}
     }
-    Ok(())
+    Ok(Flow::Continue)
 }

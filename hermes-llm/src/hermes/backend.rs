@@ -1,8 +1,7 @@
 use std::collections::{HashMap, VecDeque};
-use std::time::Duration;
 
 use async_trait::async_trait;
-use futures_util::{Stream, StreamExt, stream};
+use futures_util::StreamExt;
 use hermes_core::{
     AssistantMessage, ChatDelta, ChatRequest, ChatResponse, DeltaStream, FinishReason, LlmBackend,
     LlmError, ToolCall, ToolChoice, Usage,
@@ -18,7 +17,7 @@ use super::parser::{
 use super::prompt;
 use crate::Error;
 use crate::config;
-use crate::http::{self, Http, RetryPolicy, SseEvent};
+use crate::http::{self, DeltaSource, Flow, Http, SseEvent};
 
 /// Stop sequences: the ends of a ChatML turn. Never `</tool_call>`: a model may call
 /// several tools in one turn.
@@ -115,21 +114,16 @@ struct WireUsage {
 impl LlmBackend for HermesBackend {
     async fn complete(&self, request: ChatRequest<'_>) -> Result<ChatResponse, LlmError> {
         let body = self.body(&request, false);
-        let response = self
+        let completion: Completion = self
             .http
-            .post(&self.url, &self.headers, &body, request.deadline)
+            .post_for(
+                &self.url,
+                &self.headers,
+                &body,
+                request.deadline,
+                "a completion",
+            )
             .await?;
-        let text = response.text().await.map_err(|error| LlmError::Transport {
-            message: "the connection broke while reading the answer".to_owned(),
-            source: Some(Box::new(error)),
-        })?;
-        let completion: Completion =
-            serde_json::from_str(&text).map_err(|error| LlmError::InvalidResponse {
-                message: format!(
-                    "the answer is not a completion ({error}): {}",
-                    http::server_message(&text)
-                ),
-            })?;
         let choice =
             completion
                 .choices
@@ -155,7 +149,7 @@ impl LlmBackend for HermesBackend {
             .http
             .post(&self.url, &self.headers, &body, request.deadline)
             .await?;
-        Ok(deltas(http::events(response), self.options).boxed())
+        Ok(http::deltas(http::events(response), Reader::new(self.options)).boxed())
     }
 }
 
@@ -208,106 +202,80 @@ fn fresh_id() -> String {
     format!("call_{}", hermes_core::new_trace_id())
 }
 
-/// The deltas of a streamed completion: text and reasoning as they come, each call
-/// when its block ends (its id and name as soon as the name is known).
-fn deltas(
-    events: impl Stream<Item = Result<SseEvent, LlmError>> + Send + 'static,
-    options: ParserOptions,
-) -> impl Stream<Item = Result<ChatDelta, LlmError>> + Send {
-    struct State {
-        parser: Option<HermesParser>,
-        calls: Calls,
-        reason: Option<String>,
-        usage: Option<Usage>,
-        done: bool,
+/// Reads a streamed completion: text and reasoning as they come, each call when its
+/// block ends (its id and name as soon as the name is known).
+struct Reader {
+    parser: Option<HermesParser>,
+    calls: Calls,
+    reason: Option<String>,
+    usage: Option<Usage>,
+}
+
+impl Reader {
+    fn new(options: ParserOptions) -> Self {
+        Self {
+            parser: Some(HermesParser::new(options)),
+            calls: Calls::default(),
+            reason: None,
+            usage: None,
+        }
     }
-    let state = State {
-        parser: Some(HermesParser::new(options)),
-        calls: Calls::default(),
-        reason: None,
-        usage: None,
-        done: false,
-    };
-    stream::unfold(
-        (events.boxed(), state, VecDeque::new()),
-        |(mut events, mut state, mut ready)| async move {
-            loop {
-                if let Some(delta) = ready.pop_front() {
-                    return Some((Ok(delta), (events, state, ready)));
-                }
-                if state.done {
-                    return None;
-                }
-                let parsed = match events.next().await {
-                    Some(Ok(event)) if event.data.trim() == "[DONE]" => None,
-                    Some(Ok(event)) => match serde_json::from_str::<Completion>(&event.data) {
-                        Ok(chunk) => {
-                            if let Some(usage) = chunk.usage {
-                                state.usage =
-                                    Some(Usage::new(usage.prompt_tokens, usage.completion_tokens));
-                            }
-                            let mut text = String::new();
-                            for choice in chunk.choices {
-                                text.push_str(&choice.text);
-                                if choice.finish_reason.is_some() {
-                                    state.reason = choice.finish_reason;
-                                }
-                            }
-                            Some(text)
-                        }
-                        Err(error) => {
-                            state.done = true;
-                            let error = LlmError::InvalidResponse {
-                                message: format!(
-                                    "a stream chunk is not a completion ({error}): {}",
-                                    http::server_message(&event.data)
-                                ),
-                            };
-                            return Some((Err(error), (events, state, ready)));
-                        }
-                    },
-                    Some(Err(error)) => {
-                        state.done = true;
-                        return Some((Err(error), (events, state, ready)));
-                    }
-                    None => None,
-                };
-                let parser_events = match (parsed, state.parser.as_mut()) {
-                    (Some(text), Some(parser)) => parser.push(&text),
-                    _ => {
-                        // The stream ended: everything the parser still holds.
-                        state.done = true;
-                        let Some(parser) = state.parser.take() else {
-                            continue;
-                        };
-                        let (last, outcome) = parser.finish();
-                        for warning in &outcome.warnings {
-                            tracing::warn!(warning, "hermes format");
-                        }
-                        let mut events = last;
-                        events.push(ParseEvent::Text(String::new()));
-                        events
-                    }
-                };
-                for event in parser_events {
-                    state.calls.convert(event, &mut ready);
-                }
-                if state.done {
-                    if let Some(usage) = state.usage {
-                        ready.push_back(ChatDelta::Usage(usage));
-                    }
-                    let reason = if state.calls.any {
-                        Some(FinishReason::ToolCalls)
-                    } else {
-                        state.reason.as_deref().map(FinishReason::from_wire)
-                    };
-                    if let Some(reason) = reason {
-                        ready.push_back(ChatDelta::Finish(reason));
-                    }
-                }
+}
+
+impl DeltaSource for Reader {
+    fn event(&mut self, event: &SseEvent, out: &mut VecDeque<ChatDelta>) -> Result<Flow, LlmError> {
+        if event.data.trim() == "[DONE]" {
+            return Ok(Flow::Stop);
+        }
+        let chunk: Completion =
+            serde_json::from_str(&event.data).map_err(|error| LlmError::InvalidResponse {
+                message: format!(
+                    "a stream chunk is not a completion ({error}): {}",
+                    http::server_message(&event.data)
+                ),
+            })?;
+        if let Some(usage) = chunk.usage {
+            self.usage = Some(Usage::new(usage.prompt_tokens, usage.completion_tokens));
+        }
+        let mut text = String::new();
+        for choice in chunk.choices {
+            text.push_str(&choice.text);
+            if choice.finish_reason.is_some() {
+                self.reason = choice.finish_reason;
             }
-        },
-    )
+        }
+        if let Some(parser) = &mut self.parser {
+            for event in parser.push(&text) {
+                self.calls.convert(event, out);
+            }
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// Whatever the parser still holds, then usage and why it stopped.
+    fn end(&mut self, _stopped: bool, out: &mut VecDeque<ChatDelta>) -> Result<(), LlmError> {
+        if let Some(parser) = self.parser.take() {
+            let (events, outcome) = parser.finish();
+            for warning in &outcome.warnings {
+                tracing::warn!(warning, "hermes format");
+            }
+            for event in events {
+                self.calls.convert(event, out);
+            }
+        }
+        if let Some(usage) = self.usage {
+            out.push_back(ChatDelta::Usage(usage));
+        }
+        let reason = if self.calls.any {
+            Some(FinishReason::ToolCalls)
+        } else {
+            self.reason.as_deref().map(FinishReason::from_wire)
+        };
+        if let Some(reason) = reason {
+            out.push_back(ChatDelta::Finish(reason));
+        }
+        Ok(())
+    }
 }
 
 /// Gives each call its delta index and id, in the order calls appear.
@@ -385,42 +353,13 @@ impl Calls {
 #[derive(Debug, Default)]
 #[must_use]
 pub struct HermesBuilder {
-    base_url: Option<String>,
-    api_key: Option<String>,
-    model: Option<String>,
-    headers: Vec<(String, String)>,
+    common: config::Common,
     options: ParserOptions,
     grammar: bool,
-    temperature: Option<f32>,
-    max_tokens: Option<u32>,
-    retry: RetryPolicy,
-    timeout: Option<Duration>,
 }
 
 impl HermesBuilder {
-    /// The API root (the backend posts to `{base}/completions`).
-    pub fn base_url(mut self, url: impl Into<String>) -> Self {
-        self.base_url = Some(url.into());
-        self
-    }
-
-    /// An API key, sent as a bearer token.
-    pub fn api_key(mut self, key: impl Into<String>) -> Self {
-        self.api_key = Some(key.into());
-        self
-    }
-
-    /// The model name.
-    pub fn model(mut self, model: impl Into<String>) -> Self {
-        self.model = Some(model.into());
-        self
-    }
-
-    /// An extra header.
-    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
+    config::common_setters!();
 
     /// Send a GBNF grammar when a call is forced (a named tool choice, `required`):
     /// the model can then only answer with a `<tool_call>` block for the tool, its
@@ -442,58 +381,26 @@ impl HermesBuilder {
         self
     }
 
-    /// Sampling temperature (unset: the server's default).
-    pub fn temperature(mut self, temperature: f32) -> Self {
-        self.temperature = Some(temperature);
-        self
-    }
-
-    /// Most tokens to generate (default 512).
-    pub fn max_tokens(mut self, max_tokens: u32) -> Self {
-        self.max_tokens = Some(max_tokens);
-        self
-    }
-
-    /// How failed requests are retried.
-    pub fn retry(mut self, retry: RetryPolicy) -> Self {
-        self.retry = retry;
-        self
-    }
-
-    /// The longest wait for a byte of the answer (default 10 minutes).
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
-    /// Finish.
+    /// Finish. The most tokens default to 512.
     ///
     /// # Errors
     ///
     /// [`Error::Missing`] without a base URL or a model; [`Error::Invalid`] for a bad
     /// URL or header.
-    pub fn build(self) -> Result<HermesBackend, Error> {
-        let base = config::check_base_url(self.base_url.as_deref().ok_or(Error::Missing {
-            what: "the base URL",
-            hint: "call `base_url` on the builder (the server's `/v1` root)",
-        })?)?;
-        let model = self.model.ok_or(Error::Missing {
-            what: "the model",
-            hint: "call `model` on the builder",
-        })?;
-        let mut pairs = self.headers;
-        if let Some(key) = &self.api_key {
-            pairs.push(("authorization".to_owned(), format!("Bearer {key}")));
-        }
+    pub fn build(mut self) -> Result<HermesBackend, Error> {
+        let base = self.common.base_url(None)?;
+        let model = self.common.model()?;
         Ok(HermesBackend {
-            http: Http::new(self.retry, self.timeout.unwrap_or(config::DEFAULT_TIMEOUT))?,
+            http: self.common.http()?,
             url: format!("{base}/completions"),
-            headers: http::headers(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))?,
+            headers: self
+                .common
+                .headers(|key| ("authorization".to_owned(), format!("Bearer {key}")))?,
             model,
             options: self.options,
             grammar: self.grammar,
-            temperature: self.temperature,
-            max_tokens: self.max_tokens.unwrap_or(512),
+            temperature: self.common.temperature,
+            max_tokens: self.common.max_tokens.unwrap_or(512),
         })
     }
 }

@@ -1,6 +1,7 @@
 //! What every HTTP backend shares: one client, retries with backoff, reading what an
 //! erring server said, and server-sent events.
 
+mod deltas;
 mod retry;
 mod sse;
 
@@ -11,6 +12,7 @@ use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::Value;
 use tokio::time::Instant;
 
+pub(crate) use deltas::{DeltaSource, Flow, deltas};
 pub use retry::RetryPolicy;
 pub(crate) use sse::{SseEvent, events};
 
@@ -80,6 +82,30 @@ impl Http {
             tracing::warn!(%error, attempt, ?wait, "retrying the model request");
             tokio::time::sleep(wait).await;
         }
+    }
+}
+
+impl Http {
+    /// [`post`](Self::post), then read the body as `T` (`what` names it in errors).
+    pub(crate) async fn post_for<T: serde::de::DeserializeOwned>(
+        &self,
+        url: &str,
+        headers: &HeaderMap,
+        body: &Value,
+        deadline: Option<Instant>,
+        what: &str,
+    ) -> Result<T, LlmError> {
+        let response = self.post(url, headers, body, deadline).await?;
+        let text = response.text().await.map_err(|error| LlmError::Transport {
+            message: "the connection broke while reading the answer".to_owned(),
+            source: Some(Box::new(error)),
+        })?;
+        serde_json::from_str(&text).map_err(|error| LlmError::InvalidResponse {
+            message: format!(
+                "the answer is not {what} ({error}): {}",
+                server_message(&text)
+            ),
+        })
     }
 }
 

@@ -4,8 +4,6 @@
 mod stream;
 mod wire;
 
-use std::time::Duration;
-
 use async_trait::async_trait;
 use futures_util::StreamExt;
 use hermes_core::{ChatRequest, ChatResponse, DeltaStream, LlmBackend, LlmError};
@@ -14,7 +12,7 @@ use serde_json::{Map, Value, json};
 
 use crate::Error;
 use crate::config::{self, Settings};
-use crate::http::{self, Http, RetryPolicy};
+use crate::http::{self, Http};
 
 /// A Chat Completions backend.
 ///
@@ -104,21 +102,16 @@ impl OpenAiBackend {
 impl LlmBackend for OpenAiBackend {
     async fn complete(&self, request: ChatRequest<'_>) -> Result<ChatResponse, LlmError> {
         let body = self.body(&request, false);
-        let response = self
+        let completion: wire::Completion = self
             .http
-            .post(&self.url, &self.headers, &body, request.deadline)
+            .post_for(
+                &self.url,
+                &self.headers,
+                &body,
+                request.deadline,
+                "a chat completion",
+            )
             .await?;
-        let text = response.text().await.map_err(|error| LlmError::Transport {
-            message: "the connection broke while reading the answer".to_owned(),
-            source: Some(Box::new(error)),
-        })?;
-        let completion: wire::Completion =
-            serde_json::from_str(&text).map_err(|error| LlmError::InvalidResponse {
-                message: format!(
-                    "the answer is not a chat completion ({error}): {}",
-                    http::server_message(&text)
-                ),
-            })?;
         completion
             .into_response()
             .ok_or_else(|| LlmError::InvalidResponse {
@@ -132,7 +125,7 @@ impl LlmBackend for OpenAiBackend {
             .http
             .post(&self.url, &self.headers, &body, request.deadline)
             .await?;
-        Ok(stream::deltas(http::events(response)).boxed())
+        Ok(http::deltas(http::events(response), stream::Reader::default()).boxed())
     }
 }
 
@@ -140,69 +133,16 @@ impl LlmBackend for OpenAiBackend {
 #[derive(Debug, Default)]
 #[must_use]
 pub struct OpenAiBuilder {
-    base_url: Option<String>,
-    api_key: Option<String>,
-    model: Option<String>,
-    headers: Vec<(String, String)>,
+    common: config::Common,
     parallel_tool_calls: Option<bool>,
-    temperature: Option<f32>,
-    max_tokens: Option<u32>,
-    retry: RetryPolicy,
-    timeout: Option<Duration>,
 }
 
 impl OpenAiBuilder {
-    /// The API root, as `https://api.openai.com/v1` or `http://127.0.0.1:8080/v1`.
-    pub fn base_url(mut self, url: impl Into<String>) -> Self {
-        self.base_url = Some(url.into());
-        self
-    }
-
-    /// The API key, sent as a bearer token.
-    pub fn api_key(mut self, key: impl Into<String>) -> Self {
-        self.api_key = Some(key.into());
-        self
-    }
-
-    /// The model name.
-    pub fn model(mut self, model: impl Into<String>) -> Self {
-        self.model = Some(model.into());
-        self
-    }
-
-    /// An extra header (OpenRouter's `HTTP-Referer`, a proxy's key...).
-    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
+    config::common_setters!();
 
     /// Send `parallel_tool_calls` (unset: the server's default).
     pub fn parallel_tool_calls(mut self, parallel: bool) -> Self {
         self.parallel_tool_calls = Some(parallel);
-        self
-    }
-
-    /// Sampling temperature (unset: the server's default).
-    pub fn temperature(mut self, temperature: f32) -> Self {
-        self.temperature = Some(temperature);
-        self
-    }
-
-    /// Most tokens to generate (unset: the server's default).
-    pub fn max_tokens(mut self, max_tokens: u32) -> Self {
-        self.max_tokens = Some(max_tokens);
-        self
-    }
-
-    /// How failed requests are retried (default: 4 attempts, from 500 ms).
-    pub fn retry(mut self, retry: RetryPolicy) -> Self {
-        self.retry = retry;
-        self
-    }
-
-    /// The longest wait for a byte of the answer (default 10 minutes).
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
         self
     }
 
@@ -211,26 +151,19 @@ impl OpenAiBuilder {
     /// # Errors
     ///
     /// [`Error::Missing`] without a model; [`Error::Invalid`] for a bad URL or header.
-    pub fn build(self) -> Result<OpenAiBackend, Error> {
-        let model = self.model.ok_or(Error::Missing {
-            what: "the model",
-            hint: "call `model` on the builder (or set HERMES_MODEL)",
-        })?;
-        let base =
-            config::check_base_url(self.base_url.as_deref().unwrap_or(config::OPENAI_BASE_URL))?;
-        let mut pairs: Vec<(String, String)> = self.headers;
-        if let Some(key) = &self.api_key {
-            pairs.push(("authorization".to_owned(), format!("Bearer {key}")));
-        }
-        let headers = http::headers(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))?;
+    pub fn build(mut self) -> Result<OpenAiBackend, Error> {
+        let model = self.common.model()?;
+        let base = self.common.base_url(Some(config::OPENAI_BASE_URL))?;
         Ok(OpenAiBackend {
-            http: Http::new(self.retry, self.timeout.unwrap_or(config::DEFAULT_TIMEOUT))?,
+            http: self.common.http()?,
             url: format!("{base}/chat/completions"),
-            headers,
+            headers: self
+                .common
+                .headers(|key| ("authorization".to_owned(), format!("Bearer {key}")))?,
             model,
             parallel_tool_calls: self.parallel_tool_calls,
-            temperature: self.temperature,
-            max_tokens: self.max_tokens,
+            temperature: self.common.temperature,
+            max_tokens: self.common.max_tokens,
         })
     }
 }

@@ -2,80 +2,52 @@
 
 use std::collections::VecDeque;
 
-use futures_util::{Stream, StreamExt, stream};
 use hermes_core::{ChatDelta, FinishReason, LlmError, Usage};
 
 use serde_json::Value;
 
 use super::wire::Chunk;
-use crate::http::SseEvent;
+use crate::http::{DeltaSource, Flow, SseEvent};
 
 /// What the stream has seen, to tell a finished answer from a cut one.
 #[derive(Debug, Default)]
-struct State {
-    done: bool,
+pub(super) struct Reader {
     finished: bool,
     saw_tool_calls: bool,
     /// For servers that send only the legacy `function_call`: its pieces are call 0.
     legacy_started: bool,
 }
 
-/// The deltas of a streamed completion. A stream that ends without `[DONE]` and without
-/// a `finish_reason` is an error, not an empty answer.
-pub(super) fn deltas(
-    events: impl Stream<Item = Result<SseEvent, LlmError>> + Send + 'static,
-) -> impl Stream<Item = Result<ChatDelta, LlmError>> + Send {
-    let events = events.boxed();
-    stream::unfold(
-        (events, State::default(), VecDeque::new()),
-        |(mut events, mut state, mut ready)| async move {
-            loop {
-                if let Some(delta) = ready.pop_front() {
-                    return Some((Ok(delta), (events, state, ready)));
-                }
-                if state.done {
-                    return None;
-                }
-                match events.next().await {
-                    Some(Ok(event)) => match convert(&event, &mut state, &mut ready) {
-                        Ok(()) => {}
-                        Err(error) => {
-                            state.done = true;
-                            return Some((Err(error), (events, state, ready)));
-                        }
-                    },
-                    Some(Err(error)) => {
-                        state.done = true;
-                        return Some((Err(error), (events, state, ready)));
-                    }
-                    None => {
-                        state.done = true;
-                        if !state.finished {
-                            let error = LlmError::InvalidResponse {
-                                message: "the stream ended before `[DONE]` or a finish_reason; the server may not stream with these options (try without streaming)".to_owned(),
-                            };
-                            return Some((Err(error), (events, state, ready)));
-                        }
-                    }
-                }
-            }
-        },
-    )
+impl DeltaSource for Reader {
+    fn event(&mut self, event: &SseEvent, out: &mut VecDeque<ChatDelta>) -> Result<Flow, LlmError> {
+        convert(event, self, out)
+    }
+
+    /// A stream that ends without `[DONE]` and without a `finish_reason` is an error,
+    /// not an empty answer.
+    fn end(&mut self, stopped: bool, _out: &mut VecDeque<ChatDelta>) -> Result<(), LlmError> {
+        if stopped || self.finished {
+            Ok(())
+        } else {
+            Err(LlmError::InvalidResponse {
+                message: "the stream ended before `[DONE]` or a finish_reason; the server may not stream with these options (try without streaming)".to_owned(),
+            })
+        }
+    }
 }
 
 fn convert(
     event: &SseEvent,
-    state: &mut State,
+    state: &mut Reader,
     out: &mut VecDeque<ChatDelta>,
-) -> Result<(), LlmError> {
+) -> Result<Flow, LlmError> {
     let data = event.data.trim();
     if data == "[DONE]" {
-        state.done = true;
         state.finished = true;
-        return Ok(());
+        return Ok(Flow::Stop);
     }
     if data.is_empty() {
-        return Ok(());
+        return Ok(Flow::Continue);
     }
     let chunk: Chunk = serde_json::from_str(data).map_err(|error| LlmError::InvalidResponse {
         message: format!(
@@ -145,7 +117,7 @@ fn convert(
     if let Some(usage) = chunk.usage {
         out.push_back(ChatDelta::Usage(Usage::from(usage)));
     }
-    Ok(())
+    Ok(Flow::Continue)
 }
 
 /// A piece of streamed arguments: text as is, nothing for `null`.
