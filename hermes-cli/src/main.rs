@@ -62,7 +62,13 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
             commands::tool::schema(&registry, &args, &mut stdout)?
         }
         Command::Tool(ToolCommand::Call(args)) => {
-            runtime.block_on(commands::tool::call(registry, &args, &mut stdout))?
+            let mut stderr = io::stderr();
+            runtime.block_on(commands::tool::call(
+                registry,
+                &args,
+                &mut stdout,
+                &mut stderr,
+            ))?
         }
         Command::Permissions(PermissionsCommand::CheckCommand(args)) => {
             commands::permissions::check_command(&args, &mut stdout)?

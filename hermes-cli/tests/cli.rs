@@ -75,8 +75,12 @@ fn tool_errors_print_the_error_content_and_exit_1() {
             "failed",
         ),
         (
-            vec!["tool", "call", "calc", "--args", r#"{"expression": "#],
+            vec!["tool", "call", "calc", "--args", r#"{"expression" "1"}"#],
             "bad_json",
+        ),
+        (
+            vec!["tool", "call", "calc", "--args", r#"{"expression": "#],
+            "truncated",
         ),
         (
             vec!["tool", "call", "calc", "--args", r#"{"expression": 12}"#],
@@ -96,6 +100,34 @@ fn tool_errors_print_the_error_content_and_exit_1() {
                 .is_some_and(|m| !m.is_empty())
         );
     }
+}
+
+#[test]
+fn tool_call_repairs_what_a_model_gets_slightly_wrong_and_says_so_on_stderr() {
+    let output = hermes(&[
+        "tool",
+        "call",
+        "CALC",
+        "--args",
+        r#"{"expression": "1+2",}"#,
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert_eq!(
+        stdout_json(&output),
+        json!({"expression": "1+2", "result": 3})
+    );
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(
+        stderr.lines().collect::<Vec<_>>(),
+        [
+            r#"hermes: repaired name: "CALC" -> "calc""#,
+            "hermes: repaired json: removed trailing commas"
+        ],
+        "{stderr}"
+    );
+
+    let output = hermes(&["tool", "call", "calc", "--args", r#"{"expression": "2*3"}"#]);
+    assert!(output.stderr.is_empty(), "nothing repaired, nothing said");
 }
 
 #[test]

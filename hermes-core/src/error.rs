@@ -9,6 +9,8 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use crate::text::{bound_chars, defuse_tags};
+
 /// A boxed error cause, kept in `#[source]` fields.
 pub type BoxError = Box<dyn StdError + Send + Sync + 'static>;
 
@@ -60,14 +62,14 @@ impl fmt::Display for Violation {
 #[non_exhaustive]
 pub enum ToolError {
     /// No tool of that name is registered.
-    #[error("unknown tool `{name}`; {}", suggest(close, *available))]
+    #[error("unknown tool `{name}`; {}", suggest(close, available))]
     NotFound {
         /// The name the model asked for.
         name: String,
         /// Registered names close to it, best first.
         close: Vec<String>,
-        /// How many tools are registered.
-        available: usize,
+        /// Every registered name, sorted.
+        available: Vec<String>,
     },
     /// The argument string is not valid JSON.
     #[error(
@@ -80,6 +82,14 @@ pub enum ToolError {
         line: usize,
         /// 1-based column of the error.
         column: usize,
+    },
+    /// The argument string was cut off (the model hit its token limit).
+    #[error(
+        "your call was cut off: {reason}; the tool did not run. Send shorter arguments (split the work) and call again"
+    )]
+    Truncated {
+        /// Where it stops.
+        reason: String,
     },
     /// The arguments do not match the tool's JSON Schema.
     #[error(
@@ -147,13 +157,29 @@ pub enum ToolError {
     },
 }
 
-fn suggest(close: &[String], available: usize) -> String {
-    match (close.is_empty(), available) {
-        (_, 0) => "no tools are registered".to_owned(),
-        (true, _) => "call one of the tools listed in the request".to_owned(),
-        (false, _) => format!("did you mean {}?", close.join(", ")),
+/// How many names an unknown-tool message lists at most.
+const MAX_LISTED_TOOLS: usize = 40;
+
+fn suggest(close: &[String], available: &[String]) -> String {
+    if available.is_empty() {
+        return "no tools are registered".to_owned();
     }
+    if !close.is_empty() {
+        return format!("did you mean {}?", close.join(", "));
+    }
+    let listed = available.iter().take(MAX_LISTED_TOOLS).map(String::as_str);
+    let mut message = format!("the tools are: {}", listed.collect::<Vec<_>>().join(", "));
+    if available.len() > MAX_LISTED_TOOLS {
+        message.push_str(&format!(
+            " (and {} more)",
+            available.len() - MAX_LISTED_TOOLS
+        ));
+    }
+    message
 }
+
+/// The longest error message sent to the model, in chars.
+const MAX_MESSAGE_CHARS: usize = 2000;
 
 fn join(violations: &[Violation]) -> String {
     let parts: Vec<String> = violations.iter().map(ToString::to_string).collect();
@@ -190,11 +216,65 @@ impl ToolError {
         }
     }
 
+    /// A copy for a duplicate call's report: the same kind and message; a `Failed`
+    /// error's causes are folded into its message.
+    pub(crate) fn duplicate(&self) -> Self {
+        match self {
+            Self::NotFound {
+                name,
+                close,
+                available,
+            } => Self::NotFound {
+                name: name.clone(),
+                close: close.clone(),
+                available: available.clone(),
+            },
+            Self::BadJson {
+                message,
+                line,
+                column,
+            } => Self::BadJson {
+                message: message.clone(),
+                line: *line,
+                column: *column,
+            },
+            Self::Truncated { reason } => Self::Truncated {
+                reason: reason.clone(),
+            },
+            Self::InvalidArguments { violations } => Self::InvalidArguments {
+                violations: violations.clone(),
+            },
+            Self::Denied { tool, reason } => Self::Denied {
+                tool: tool.clone(),
+                reason: reason.clone(),
+            },
+            Self::ApprovalDenied { tool, reason } => Self::ApprovalDenied {
+                tool: tool.clone(),
+                reason: reason.clone(),
+            },
+            Self::TimedOut { tool, after } => Self::TimedOut {
+                tool: tool.clone(),
+                after: *after,
+            },
+            Self::Cancelled { tool } => Self::Cancelled { tool: tool.clone() },
+            Self::Panicked { tool, message } => Self::Panicked {
+                tool: tool.clone(),
+                message: message.clone(),
+            },
+            Self::Unavailable { tool, reason } => Self::Unavailable {
+                tool: tool.clone(),
+                reason: reason.clone(),
+            },
+            Self::Failed { .. } => Self::failed(self.full_message()),
+        }
+    }
+
     /// The kind of failure, for `match` and for the wire.
     pub fn kind(&self) -> ToolErrorKind {
         match self {
             Self::NotFound { .. } => ToolErrorKind::NotFound,
             Self::BadJson { .. } => ToolErrorKind::BadJson,
+            Self::Truncated { .. } => ToolErrorKind::Truncated,
             Self::InvalidArguments { .. } => ToolErrorKind::InvalidArguments,
             Self::Denied { .. } => ToolErrorKind::Denied,
             Self::ApprovalDenied { .. } => ToolErrorKind::ApprovalDenied,
@@ -236,9 +316,13 @@ impl ToolError {
     }
 
     fn wire(&self) -> WireError<'_> {
+        // Tool messages can quote outside text (a server's error page, say): defused
+        // and bounded, they cannot pose as a call or run on for pages.
+        let message = self.full_message();
+        let message = defuse_tags(&bound_chars(&message, MAX_MESSAGE_CHARS)).into_owned();
         let mut body = WireBody {
             kind: self.kind().as_str(),
-            message: self.full_message(),
+            message,
             violations: None,
             close_names: None,
             requires_confirmation: None,
@@ -279,6 +363,8 @@ pub enum ToolErrorKind {
     NotFound,
     /// `bad_json`: the argument string did not parse.
     BadJson,
+    /// `truncated`: the argument string was cut off.
+    Truncated,
     /// `invalid_arguments`: the arguments broke the schema.
     InvalidArguments,
     /// `denied`: the policy refused.
@@ -299,9 +385,10 @@ pub enum ToolErrorKind {
 
 impl ToolErrorKind {
     /// Every kind, in declaration order.
-    pub const ALL: [Self; 10] = [
+    pub const ALL: [Self; 11] = [
         Self::NotFound,
         Self::BadJson,
+        Self::Truncated,
         Self::InvalidArguments,
         Self::Denied,
         Self::ApprovalDenied,
@@ -322,6 +409,7 @@ impl ToolErrorKind {
         match self {
             Self::NotFound => "not_found",
             Self::BadJson => "bad_json",
+            Self::Truncated => "truncated",
             Self::InvalidArguments => "invalid_arguments",
             Self::Denied => "denied",
             Self::ApprovalDenied => "approval_denied",

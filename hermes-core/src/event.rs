@@ -7,6 +7,7 @@ use std::time::Duration;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use tokio::sync::mpsc::UnboundedSender;
 
+use crate::dispatch::RepairKind;
 use crate::{FinishReason, RunStatus, ToolCall, ToolErrorKind, Usage};
 
 /// One step of a run. Serialized with a `type` tag in snake case
@@ -42,6 +43,18 @@ pub enum AgentEvent {
         tool_call_id: String,
         /// The tool named by the model.
         name: String,
+    },
+    /// The gateway repaired something in a call (see `Repairs`).
+    #[non_exhaustive]
+    ToolCallRepaired {
+        /// The call's id.
+        tool_call_id: String,
+        /// The tool (after a name repair, the repaired name).
+        name: String,
+        /// What kind of repair.
+        kind: RepairKind,
+        /// What changed.
+        detail: String,
     },
     /// A call needs a human's approval; the approver was asked.
     #[non_exhaustive]
@@ -110,6 +123,16 @@ impl fmt::Display for AgentEvent {
             Self::ToolCallStarted { tool_call_id, name } => {
                 write!(f, "tool {name} [{tool_call_id}] started")
             }
+            Self::ToolCallRepaired {
+                tool_call_id,
+                name,
+                kind,
+                detail,
+            } => write!(
+                f,
+                "tool {name} [{tool_call_id}] repaired ({}): {detail}",
+                kind.as_str()
+            ),
             Self::ApprovalRequested {
                 tool_call_id,
                 name,
@@ -135,18 +158,6 @@ impl fmt::Display for AgentEvent {
             }
         }
     }
-}
-
-/// The first `max` bytes of `text` (on a char boundary), with `...` when cut.
-pub(crate) fn preview(text: &str, max: usize) -> String {
-    if text.len() <= max {
-        return text.to_owned();
-    }
-    let cut = (0..=max)
-        .rev()
-        .find(|&at| text.is_char_boundary(at))
-        .unwrap_or(0);
-    format!("{}...", &text[..cut])
 }
 
 /// How one call ended: `ok`, or the [`ToolErrorKind`]'s wire name.

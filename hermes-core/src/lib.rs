@@ -11,7 +11,9 @@
 //!   [`FnTool`] for closures, [`ToolSpec`] (name, schema, [`Scope`], timeout, ...).
 //! - [`registry`]: [`Registry`], swapped atomically, hot replace safe.
 //! - [`dispatch`]: the [`Dispatcher`] gateway: lookup, parse, validate, policy,
-//!   approval, idempotency, timeout/cancellation/panic containment, size cap.
+//!   approval, idempotency, timeout/cancellation/panic containment, result budgets;
+//!   it repairs what small models get slightly wrong ([`Repairs`]) and fences
+//!   outside content.
 //! - [`policy`]: the [`Policy`] and [`Approver`] traits and their defaults.
 //! - [`llm`]: the [`LlmBackend`] trait and [`ScriptedBackend`].
 //! - [`agent`]: the [`Agent`] loop, its [`AgentOutcome`] and [`RunStream`].
@@ -56,6 +58,7 @@ pub mod policy;
 pub mod protocol;
 pub mod registry;
 mod run_context;
+mod text;
 pub mod tool;
 mod trace;
 
@@ -66,7 +69,7 @@ pub mod __private;
 pub use agent::{Agent, AgentBuilder, AgentOutcome, RunStatus, RunStream, TOOL_OUTPUT_NOTICE};
 pub use dispatch::{
     CallReport, DEFAULT_MAX_PARALLEL_TOOLS, Dispatcher, DispatcherBuilder, IdempotencyStore,
-    MemoryIdempotencyStore,
+    MemoryIdempotencyStore, Repair, RepairKind, Repairs, ResultBudget,
 };
 pub use error::{BoxError, Error, LlmError, ToolError, ToolErrorKind, Violation};
 pub use event::{AgentEvent, CallOutcome, EventSink};

@@ -77,10 +77,12 @@ pub(crate) fn schema(
     Ok(Status::Success)
 }
 
+/// Repairs the gateway made go to `err`, one line each; the content goes to `out`.
 pub(crate) async fn call(
     registry: Registry,
     args: &CallArgs,
     out: &mut dyn Write,
+    err: &mut dyn Write,
 ) -> anyhow::Result<Status> {
     let (approver, engine) = super::permissions::gate(&args.policy)?;
     let mut dispatcher = Dispatcher::builder(registry).approver_arc(approver);
@@ -91,6 +93,9 @@ pub(crate) async fn call(
     let call = ToolCall::new("cli_call", args.name.as_str(), args.args.as_str());
     let run = RunContext::new().with_session(args.session.as_str());
     let report = dispatcher.dispatch(&call, &run).await;
+    for repair in &report.repairs {
+        writeln!(err, "hermes: repaired {repair}")?;
+    }
     writeln!(out, "{}", report.message.content)?;
     Ok(if report.is_success() {
         Status::Success

@@ -17,7 +17,8 @@ pub enum RunStatus {
     Timeout,
     /// The run was cancelled.
     Cancelled,
-    /// The backend failed (after its retries).
+    /// The backend failed (after its retries), or the model kept sending calls that
+    /// could not run (the strike limit); [`AgentOutcome::error`] says which.
     Failed,
 }
 
@@ -60,7 +61,7 @@ pub struct AgentOutcome {
     pub rounds: u32,
     /// What happened, in order.
     pub events: Vec<AgentEvent>,
-    /// The backend's error, when the run failed.
+    /// Why the run failed: the backend's error, or the strike limit.
     pub error: Option<String>,
 }
 

@@ -9,7 +9,9 @@ use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 use super::{Agent, AgentOutcome, RunStatus};
-use crate::{AgentEvent, ChatRequest, EventSink, Message, RunContext, ToolError, Usage};
+use crate::{
+    AgentEvent, ChatRequest, EventSink, Message, RunContext, ToolError, ToolErrorKind, Usage,
+};
 
 /// What a run has built so far; lives outside the loop's future so a timeout or a
 /// cancellation that drops the loop keeps it.
@@ -89,6 +91,7 @@ impl Agent {
         deadline: Option<Instant>,
     ) -> RunStatus {
         let inner = &self.inner;
+        let mut strikes = 0;
         for round in 1..=inner.max_rounds {
             state.rounds = round;
             run.emit(|| AgentEvent::RoundStarted { round });
@@ -135,12 +138,33 @@ impl Agent {
             // Results land in the transcript one by one, in call order, so a run cut
             // short keeps every result that was already in.
             let mut reports = std::pin::pin!(inner.dispatcher.dispatch_stream(&calls, run));
+            let mut unusable = true;
             while let Some(report) = reports.next().instrument(span.clone()).await {
+                unusable &= report.error.as_ref().is_some_and(is_unusable);
                 state.messages.push(report.into_message());
+            }
+            strikes = if unusable { strikes + 1 } else { 0 };
+            if inner.strike_limit > 0 && strikes >= inner.strike_limit {
+                let reason = format!(
+                    "{strikes} rounds in a row in which every tool call named an unknown tool \
+                     or sent arguments that could not be read"
+                );
+                tracing::warn!(trace_id = run.trace_id(), %reason, "strike limit reached");
+                state.error = Some(reason);
+                return RunStatus::Failed;
             }
         }
         RunStatus::MaxRounds
     }
+}
+
+/// A call the model could not have meant to run as sent: an unknown tool, or
+/// arguments that are not JSON or were cut off.
+fn is_unusable(error: &ToolError) -> bool {
+    matches!(
+        error.kind(),
+        ToolErrorKind::NotFound | ToolErrorKind::BadJson | ToolErrorKind::Truncated
+    )
 }
 
 async fn sleep_until_some(deadline: Option<Instant>) {

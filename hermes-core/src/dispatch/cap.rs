@@ -1,5 +1,7 @@
 //! Step 7: keep results within the tool's size cap, head and tail kept.
 
+use crate::text::{ceil_boundary, floor_boundary};
+
 /// Cut `content` to at most `max` bytes (plus a one-line marker), keeping the first
 /// two thirds and the last third of the budget, on char boundaries.
 pub(crate) fn cap(content: String, max: usize) -> String {
@@ -15,20 +17,6 @@ pub(crate) fn cap(content: String, max: usize) -> String {
         content.len(),
         &content[tail_start..]
     )
-}
-
-fn floor_boundary(s: &str, mut index: usize) -> usize {
-    while !s.is_char_boundary(index) {
-        index -= 1;
-    }
-    index
-}
-
-fn ceil_boundary(s: &str, mut index: usize) -> usize {
-    while !s.is_char_boundary(index) {
-        index += 1;
-    }
-    index
 }
 
 #[cfg(test)]

@@ -1,23 +1,40 @@
-//! Step 1: find the tool by name, or say which names come close.
+//! Step 1: find the tool by name (repairing a name the model got slightly wrong), or
+//! say which names come close.
 
 use std::sync::Arc;
 
+use super::repair::{Repair, RepairKind, repair_name};
 use crate::ToolError;
 use crate::registry::{Entry, Registry};
 
 /// How many close names an unknown-tool error lists at most.
 const MAX_SUGGESTIONS: usize = 3;
 
-pub(crate) fn find(registry: &Registry, name: &str) -> Result<Arc<Entry>, ToolError> {
+/// The tool called `name`; with `repair`, the one tool `name` unambiguously stands for
+/// (and what was repaired).
+pub(crate) fn find(
+    registry: &Registry,
+    name: &str,
+    repair: bool,
+) -> Result<(Arc<Entry>, Option<Repair>), ToolError> {
     if let Some(entry) = registry.lookup(name) {
-        return Ok(entry);
+        return Ok((entry, None));
     }
     let snapshot = registry.snapshot();
     let names = snapshot.names();
+    if repair {
+        if let Some(entry) =
+            repair_name(name, &names).and_then(|fixed| snapshot.entries.get(&fixed).cloned())
+        {
+            let detail = format!("{name:?} -> {:?}", entry.spec().name());
+            return Ok((entry, Some(Repair::new(RepairKind::Name, detail))));
+        }
+    }
+    let close = close_names(name, &names);
     Err(ToolError::NotFound {
         name: name.to_owned(),
-        close: close_names(name, &names),
-        available: names.len(),
+        close,
+        available: names.into_iter().map(str::to_owned).collect(),
     })
 }
 
@@ -44,7 +61,7 @@ pub(crate) fn close_names(wanted: &str, names: &[&str]) -> Vec<String> {
 }
 
 /// Levenshtein distance over chars, two rows.
-fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut previous: Vec<usize> = (0..=b.len()).collect();
     let mut current = vec![0; b.len() + 1];

@@ -1,18 +1,31 @@
 //! The [`Dispatcher`]: the gateway every tool call goes through.
 //!
 //! One call, in order ([`Dispatcher::dispatch`]):
-//! 1. `lookup`: find the tool (unknown: an error listing close names);
-//! 2. `parse`: parse the argument string (bad JSON: the parser's message and position),
-//!    then `defaults`: fill in the schema's defaults for what the model left out;
-//! 3. `validate`: check the compiled schema (every violation, with its path and rule);
+//! 1. `lookup`: find the tool, repairing a slightly wrong name (`TERMINAL`, `web-search`,
+//!    `terminall`); unknown: an error listing close names or every tool;
+//! 2. `parse`: parse the argument string, repairing almost-JSON (a trailing comma, one
+//!    brace) and refusing arguments cut off mid-way; then `defaults`: fill in the
+//!    schema's defaults for what the model left out;
+//! 3. `repair::coerce` and `validate`: convert what the schema reads unambiguously
+//!    (`"42"` for an integer), then check the compiled schema (every violation, with its
+//!    path and rule);
 //! 4. `policy` and `approval`: allow, deny, or ask; `dangerous` always asks;
 //! 5. `idempotency`: a repeated `write` call returns the first result;
 //! 6. `invoke`: run under the timeout and the run's cancellation, panics caught;
-//! 7. `cap`: cut long results, head and tail kept.
+//! 7. `budget` and `untrusted`: cut long results (head and tail kept), save very long
+//!    ones to the scratch dir, fence outside content.
 //!
-//! Every failure becomes a structured tool message; nothing here ends a run.
+//! The calls of one message ([`Dispatcher::dispatch_stream`]) run side by side, except
+//! that a duplicate call runs once and calls writing the same resource run in call
+//! order (`schedule`); their results together stay within a budget (`budget`).
+//!
+//! Every failure becomes a structured tool message; nothing here ends a run. Every
+//! repair is reported ([`AgentEvent::ToolCallRepaired`]) and can be switched off
+//! ([`Repairs`]).
 
 mod approval;
+mod budget;
+mod builder;
 mod cap;
 mod defaults;
 mod idempotency;
@@ -20,26 +33,35 @@ mod invoke;
 mod lookup;
 mod parse;
 mod policy;
+mod repair;
+mod report;
+mod schedule;
+mod turn;
+mod untrusted;
 mod validate;
 
 use std::fmt;
 use std::sync::Arc;
-use std::time::Duration;
 
-use futures_util::{Stream, StreamExt, stream};
+use futures_util::{Stream, StreamExt};
 use serde_json::Value;
 use tracing::Instrument;
 
+pub use budget::ResultBudget;
+pub use builder::DispatcherBuilder;
 pub(crate) use defaults::Defaults;
 pub use idempotency::{IDEMPOTENCY_KEY_ARG, IdempotencyStore, MemoryIdempotencyStore};
+pub use repair::{Repair, RepairKind, Repairs};
+pub use report::CallReport;
+pub use untrusted::DEFAULT_UNTRUSTED_TAGS;
 
-use crate::policy::{Approver, Policy};
 use crate::registry::Entry;
 use crate::tool::Gate;
 use crate::{
-    AgentEvent, CallOutcome, DEFAULT_MAX_RESULT_BYTES, Error, Message, Registry, RunContext, Scope,
-    ToolCall, ToolContext, ToolError, ToolMessage,
+    AgentEvent, DEFAULT_MAX_RESULT_BYTES, Registry, RunContext, Scope, ToolCall, ToolContext,
+    ToolError,
 };
+use budget::{Body, SpillTarget};
 
 /// The default bound on calls of one assistant message that run at once.
 pub const DEFAULT_MAX_PARALLEL_TOOLS: usize = 8;
@@ -62,7 +84,13 @@ pub const DEFAULT_IDEMPOTENCY_CAPACITY: usize = 4096;
 /// assert!(report.is_success());
 /// assert_eq!(report.message.content, r#"{"expression":"2 * (3 + 4)","result":14}"#);
 ///
-/// let typo = ToolCall::new("call_2", "clac", "{}");
+/// // What a small model sends: the wrong case and a trailing comma. Repaired, and said so.
+/// let sloppy = ToolCall::new("call_2", "CALC", r#"{"expression": "1 + 2",}"#);
+/// let report = dispatcher.dispatch(&sloppy, &RunContext::new()).await;
+/// assert!(report.is_success());
+/// assert_eq!(report.repairs.len(), 2);
+///
+/// let typo = ToolCall::new("call_3", "clac", "{}");
 /// let report = dispatcher.dispatch(&typo, &RunContext::new()).await;
 /// assert!(report.message.content.contains("did you mean calc?"));
 /// # Ok(())
@@ -74,11 +102,84 @@ pub struct Dispatcher {
     gate: Arc<Gate>,
     idempotency: Arc<idempotency::Idempotency>,
     max_parallel_tools: usize,
+    repairs: Repairs,
+    budget: Arc<ResultBudget>,
+    untrusted_tags: Arc<[String]>,
+}
+
+/// A call after steps 1 to 3, before it runs.
+pub(crate) struct Pending<'c> {
+    call: &'c ToolCall,
+    started: quanta::Instant,
+    /// Errors boxed here and below: failures are the rare case, and these structs move
+    /// through every layer.
+    prepared: Result<(Arc<Entry>, Value), Box<ToolError>>,
+    /// The tool, when it was found but its arguments failed.
+    found: Option<Arc<Entry>>,
+    repairs: Vec<Repair>,
+}
+
+impl Pending<'_> {
+    /// The tool's registered name, or the model's name when there is no such tool.
+    fn name(&self) -> &str {
+        match (&self.prepared, &self.found) {
+            (Ok((entry, _)), _) | (Err(_), Some(entry)) => entry.spec().name(),
+            (Err(_), None) => self.call.name(),
+        }
+    }
+}
+
+/// A call that ran (or failed), its result not yet rendered for the model.
+pub(crate) struct Done {
+    tool_call_id: String,
+    name: String,
+    body: Body,
+    /// Boxed: a failure is the rare case, and this struct is moved through every layer.
+    error: Option<Box<ToolError>>,
+    duration: std::time::Duration,
+    replayed: bool,
+    repairs: Vec<Repair>,
+}
+
+impl Done {
+    fn into_report(self) -> CallReport {
+        CallReport {
+            message: crate::ToolMessage {
+                tool_call_id: self.tool_call_id,
+                name: self.name,
+                content: self.body.render(),
+            },
+            error: self.error.map(|error| *error),
+            duration: self.duration,
+            replayed: self.replayed,
+            repairs: self.repairs,
+        }
+    }
+}
+
+/// A call after steps 4 to 6: its id, the tool's name, and the output or the error.
+struct Ran {
+    tool_call_id: String,
+    name: String,
+    outcome: Result<(Body, bool), Box<ToolError>>,
+}
+
+impl Ran {
+    /// A call that failed before it could run; `found` is the tool, if it was found.
+    fn failed(call: &ToolCall, found: Option<&Entry>, error: Box<ToolError>) -> Self {
+        Self {
+            tool_call_id: call.id.clone(),
+            name: found
+                .map_or(call.name(), |entry| entry.spec().name())
+                .to_owned(),
+            outcome: Err(error),
+        }
+    }
 }
 
 impl Dispatcher {
-    /// A dispatcher with the default policy, an approver that refuses, and at most
-    /// eight calls at once.
+    /// A dispatcher with the default policy, an approver that refuses, at most eight
+    /// calls at once, every repair on, and the default [`ResultBudget`].
     pub fn new(registry: Registry) -> Self {
         Self {
             registry,
@@ -87,14 +188,18 @@ impl Dispatcher {
                 MemoryIdempotencyStore::new(DEFAULT_IDEMPOTENCY_CAPACITY),
             ))),
             max_parallel_tools: DEFAULT_MAX_PARALLEL_TOOLS,
+            repairs: Repairs::all(),
+            budget: Arc::default(),
+            untrusted_tags: DEFAULT_UNTRUSTED_TAGS
+                .iter()
+                .map(|tag| (*tag).to_owned())
+                .collect(),
         }
     }
 
     /// Configure a dispatcher.
     pub fn builder(registry: Registry) -> DispatcherBuilder {
-        DispatcherBuilder {
-            dispatcher: Self::new(registry),
-        }
+        DispatcherBuilder::new(Self::new(registry))
     }
 
     /// The registry calls are looked up in.
@@ -107,57 +212,55 @@ impl Dispatcher {
         self.max_parallel_tools
     }
 
+    /// The repairs this dispatcher makes.
+    pub fn repairs(&self) -> Repairs {
+        self.repairs
+    }
+
+    /// The limits on tool output.
+    pub fn result_budget(&self) -> &ResultBudget {
+        &self.budget
+    }
+
     /// Run one call through every gateway step. Never fails: a failure is a report whose
     /// message carries `{"error": {"kind", "message"}}`.
     pub async fn dispatch(&self, call: &ToolCall, run: &RunContext) -> CallReport {
-        // quanta reads the CPU's counter: a third of what a clock_gettime pair costs in a
-        // VM, and this pair is on every call.
-        let started = quanta::Instant::now();
-        let name = call.name();
-        run.emit(|| AgentEvent::ToolCallStarted {
-            tool_call_id: call.id.clone(),
-            name: name.to_owned(),
-        });
-        let span = tracing::info_span!(
-            "tool_call",
-            trace_id = run.trace_id(),
-            tool = name,
-            tool_call_id = call.id.as_str()
-        );
-        let (outcome, tool_call_id) = self.gateway(call, run).instrument(span).await;
-        let (content, error, replayed) = match outcome {
-            Ok((content, replayed)) => (content, None, replayed),
-            Err(error) => {
-                tracing::debug!(trace_id = run.trace_id(), tool = name, %error, "tool call failed");
-                let content = cap::cap(error.to_content(), DEFAULT_MAX_RESULT_BYTES);
-                (content, Some(error), false)
-            }
+        // Written out rather than calling `complete`: one async layer less on the
+        // hottest path (every layer's future is moved on each await of its callers).
+        let Pending {
+            call,
+            started,
+            prepared,
+            found,
+            repairs,
+        } = self.begin(call, run);
+        let ran = match prepared {
+            Ok((entry, args)) => self.run_prepared(entry, args, call, run).await,
+            Err(error) => Ran::failed(call, found.as_deref(), error),
         };
-        let report = CallReport {
-            message: ToolMessage {
-                tool_call_id,
-                name: name.to_owned(),
-                content,
-            },
-            error,
-            duration: started.elapsed(),
-            replayed,
-        };
-        run.emit(|| AgentEvent::ToolCallFinished {
-            tool_call_id: call.id.clone(),
-            name: name.to_owned(),
-            duration: report.duration,
-            outcome: report.outcome(),
-            success: report.is_success(),
-            replayed,
-            preview: crate::event::preview(&report.message.content, 500),
-        });
-        report
+        let done = self.settle(ran, started, repairs, run);
+        if done.body.must_spill(&self.budget) || done.body.len() > self.budget.turn_bytes {
+            return Box::pin(self.finish_long(done, run)).await;
+        }
+        emit_finished(run, &done);
+        done.into_report()
     }
 
-    /// Run the calls of one assistant message concurrently, at most
-    /// [`max_parallel_tools`](Self::max_parallel_tools) at once. Reports come back in
-    /// call order, whatever order the calls finish in.
+    /// A result too long to send whole: spilled, and kept within the turn's budget.
+    async fn finish_long(&self, done: Done, run: &RunContext) -> CallReport {
+        let mut done = self.spill_output(done, run).await;
+        emit_finished(run, &done);
+        let at = SpillTarget {
+            run,
+            tool_call_id: &done.tool_call_id,
+        };
+        budget::fit_turn(&mut [(&mut done.body, at)], 0, &self.budget).await;
+        done.into_report()
+    }
+
+    /// Run the calls of one assistant message, at most
+    /// [`max_parallel_tools`](Self::max_parallel_tools) at once, and collect the reports
+    /// in call order.
     pub async fn dispatch_all(&self, calls: &[ToolCall], run: &RunContext) -> Vec<CallReport> {
         if let [call] = calls {
             return vec![self.dispatch(call, run).await];
@@ -167,43 +270,232 @@ impl Dispatcher {
 
     /// [`dispatch_all`](Self::dispatch_all) as a stream: each report is yielded, in call
     /// order, as soon as it and every call before it have finished.
+    ///
+    /// Calls run side by side, with two exceptions. A call identical to an earlier one
+    /// (same tool, same arguments once parsed) does not run: it gets the earlier call's
+    /// result under its own `tool_call_id`. And when two calls touch the same resource
+    /// (a path, the shell, a declared [`ArgKind::Resource`](crate::ArgKind::Resource))
+    /// and either writes, the later waits for the earlier.
+    ///
+    /// The results together stay within [`ResultBudget::turn_bytes`]: when they would
+    /// not, the largest results not yet handed out are saved to files and replaced by
+    /// previews.
     pub fn dispatch_stream<'a>(
         &'a self,
         calls: &'a [ToolCall],
         run: &'a RunContext,
     ) -> impl Stream<Item = CallReport> + Send + 'a {
-        stream::iter(calls)
-            .map(move |call| self.dispatch(call, run))
-            .buffered(self.max_parallel_tools)
+        turn::Turn::new(self, calls, run).into_stream()
     }
 
-    /// Steps 1 to 7: the content of a success and whether it was replayed, and the
-    /// call's id as an owned string (the context borrows it and gives it back, to spare
-    /// an allocation on the hot path).
-    async fn gateway(
+    /// Steps 1 to 3, with the `tool_call_started` and `tool_call_repaired` events.
+    pub(crate) fn begin<'c>(&self, call: &'c ToolCall, run: &RunContext) -> Pending<'c> {
+        // quanta reads the CPU's counter: a third of what a clock_gettime pair costs in a
+        // VM, and this pair is on every call.
+        let started = quanta::Instant::now();
+        run.emit(|| AgentEvent::ToolCallStarted {
+            tool_call_id: call.id.clone(),
+            name: call.name().to_owned(),
+        });
+        let mut repairs = Vec::new();
+        let mut found = None;
+        let prepared = self
+            .prepare(call, &mut repairs, &mut found)
+            .map_err(Box::new);
+        let pending = Pending {
+            call,
+            started,
+            prepared,
+            found,
+            repairs,
+        };
+        for repair in &pending.repairs {
+            report_repair(run, call, pending.name(), repair);
+        }
+        pending
+    }
+
+    /// Steps 1 to 3: the tool and its validated arguments; when the arguments fail,
+    /// the tool goes to `found`.
+    fn prepare(
         &self,
         call: &ToolCall,
-        run: &RunContext,
-    ) -> (Result<(String, bool), ToolError>, String) {
-        let (entry, args) = match self.prepare(call) {
-            Ok(prepared) => prepared,
-            Err(error) => return (Err(error), call.id.clone()),
-        };
-        let ctx = ToolContext::for_call(run.shared(), &self.gate, call.id.clone());
-        let outcome = self.authorize_and_run(&entry, args, &ctx, run).await;
-        (outcome, ctx.into_tool_call_id())
+        repairs: &mut Vec<Repair>,
+        found: &mut Option<Arc<Entry>>,
+    ) -> Result<(Arc<Entry>, Value), ToolError> {
+        let (entry, renamed) = lookup::find(&self.registry, call.name(), self.repairs.names)?;
+        repairs.extend(renamed);
+        match self.arguments(&entry, call, repairs) {
+            Ok(args) => Ok((entry, args)),
+            Err(error) => {
+                *found = Some(entry);
+                Err(error)
+            }
+        }
     }
 
-    /// Steps 1 to 3: the tool and its validated arguments.
-    fn prepare(&self, call: &ToolCall) -> Result<(Arc<Entry>, Value), ToolError> {
-        let entry = lookup::find(&self.registry, call.name())?;
-        let mut args = parse::arguments(call.arguments())?;
+    /// Steps 2 and 3.
+    fn arguments(
+        &self,
+        entry: &Entry,
+        call: &ToolCall,
+        repairs: &mut Vec<Repair>,
+    ) -> Result<Value, ToolError> {
+        let (mut args, fixed) = parse::arguments(
+            call.arguments(),
+            self.repairs.json,
+            entry.spec().parameters(),
+        )?;
+        repairs.extend(fixed);
         entry.defaults().apply(&mut args);
+        // The common case checks the schema once and allocates nothing.
+        if entry.validator().is_valid(&args) {
+            return Ok(args);
+        }
+        if self.repairs.types {
+            let schema = entry.spec().parameters();
+            let changes = repair::coerce(&mut args, schema, schema);
+            if !changes.is_empty() {
+                // Arguments sent as a JSON string become an object only now: fill in
+                // their defaults too.
+                entry.defaults().apply(&mut args);
+                repairs.push(Repair::new(RepairKind::Types, changes.join("; ")));
+            }
+        }
         validate::arguments(entry.validator(), &args)?;
-        Ok((entry, args))
+        Ok(args)
     }
 
-    /// Steps 4 to 7. The rare paths (approval, first-call setup, idempotent writes) are
+    /// Steps 4 to 7 for a prepared call, with the `tool_call_finished` event. The
+    /// result stays unrendered so the turn's budget can still spill it.
+    pub(crate) async fn complete(&self, pending: Pending<'_>, run: &RunContext) -> Done {
+        let Pending {
+            call,
+            started,
+            prepared,
+            found,
+            repairs,
+        } = pending;
+        let ran = match prepared {
+            Ok((entry, args)) => self.run_prepared(entry, args, call, run).await,
+            Err(error) => Ran::failed(call, found.as_deref(), error),
+        };
+        let done = self.settle(ran, started, repairs, run);
+        let done = if done.body.must_spill(&self.budget) {
+            Box::pin(self.spill_output(done, run)).await
+        } else {
+            done
+        };
+        emit_finished(run, &done);
+        done
+    }
+
+    /// What a call came to, as a [`Done`] (errors as their JSON, capped).
+    fn settle(
+        &self,
+        ran: Ran,
+        started: quanta::Instant,
+        repairs: Vec<Repair>,
+        run: &RunContext,
+    ) -> Done {
+        let (body, error, replayed) = match ran.outcome {
+            Ok((body, replayed)) => (body, None, replayed),
+            Err(error) => {
+                tracing::debug!(trace_id = run.trace_id(), tool = ran.name, %error, "tool call failed");
+                let content = cap::cap(error.to_content(), DEFAULT_MAX_RESULT_BYTES);
+                (Body::error(content), Some(error), false)
+            }
+        };
+        Done {
+            tool_call_id: ran.tool_call_id,
+            name: ran.name,
+            body,
+            error,
+            duration: started.elapsed(),
+            replayed,
+            repairs,
+        }
+    }
+
+    /// Steps 4 to 6 for a call whose arguments passed, and step 7 for a result short
+    /// enough not to spill.
+    async fn run_prepared(
+        &self,
+        entry: Arc<Entry>,
+        args: Value,
+        call: &ToolCall,
+        run: &RunContext,
+    ) -> Ran {
+        let span = tracing::info_span!(
+            "tool_call",
+            trace_id = run.trace_id(),
+            tool = entry.spec().name(),
+            tool_call_id = call.id.as_str()
+        );
+        // The context borrows the call's id and gives it back: no allocation for it
+        // on the hot path.
+        let ctx = ToolContext::for_call(run.shared(), &self.gate, call.id.clone());
+        let outcome = self
+            .authorize_and_run(&entry, args, &ctx, run)
+            .instrument(span)
+            .await
+            .map(|(content, replayed)| (self.output(&entry, content), replayed))
+            .map_err(Box::new);
+        Ran {
+            tool_call_id: ctx.into_tool_call_id(),
+            name: entry.spec().name().to_owned(),
+            outcome,
+        }
+    }
+
+    /// A tool's output, fenced if it is outside content, cut to the tool's cap unless
+    /// it is long enough to spill.
+    fn output(&self, entry: &Entry, content: String) -> Body {
+        let spec = entry.spec();
+        let untrusted = untrusted::is_untrusted(spec, &self.untrusted_tags).then(|| spec.name());
+        let mut body = Body::output(content, untrusted, spec.max_result_bytes());
+        if !body.must_spill(&self.budget) {
+            body.cut();
+        }
+        body
+    }
+
+    /// Save a very long result to the scratch dir.
+    async fn spill_output(&self, mut done: Done, run: &RunContext) -> Done {
+        if done.body.must_spill(&self.budget) {
+            let at = SpillTarget {
+                run,
+                tool_call_id: &done.tool_call_id,
+            };
+            done.body.spill_or_cut(&self.budget, at).await;
+        }
+        done
+    }
+
+    /// A duplicate's result: the first call's, under the duplicate's id.
+    pub(crate) fn duplicate(
+        &self,
+        original: &Done,
+        pending: Pending<'_>,
+        run: &RunContext,
+    ) -> Done {
+        let done = Done {
+            tool_call_id: pending.call.id.clone(),
+            name: original.name.clone(),
+            body: original.body.clone(),
+            error: original
+                .error
+                .as_ref()
+                .map(|error| Box::new(error.duplicate())),
+            duration: pending.started.elapsed(),
+            replayed: true,
+            repairs: pending.repairs,
+        };
+        emit_finished(run, &done);
+        done
+    }
+
+    /// Steps 4 to 6. The rare paths (approval, first-call setup, idempotent writes) are
     /// boxed so the common call's future stays small: it is moved on every await.
     async fn authorize_and_run(
         &self,
@@ -234,13 +526,37 @@ impl Dispatcher {
     }
 }
 
-/// Steps 6 and 7.
+/// Step 6.
 async fn execute(entry: &Entry, args: Value, ctx: &ToolContext) -> Result<String, ToolError> {
     let output = invoke::invoke(entry.tool().as_ref(), args, ctx).await?;
-    Ok(cap::cap(
-        output.into_content(),
-        entry.spec().max_result_bytes(),
-    ))
+    Ok(output.into_content())
+}
+
+fn report_repair(run: &RunContext, call: &ToolCall, name: &str, repair: &Repair) {
+    tracing::debug!(trace_id = run.trace_id(), tool = name, %repair, "tool call repaired");
+    run.emit(|| AgentEvent::ToolCallRepaired {
+        tool_call_id: call.id.clone(),
+        name: name.to_owned(),
+        kind: repair.kind,
+        detail: repair.detail.clone(),
+    });
+}
+
+fn emit_finished(run: &RunContext, done: &Done) {
+    run.emit(|| AgentEvent::ToolCallFinished {
+        tool_call_id: done.tool_call_id.clone(),
+        name: done.name.clone(),
+        duration: done.duration,
+        outcome: done
+            .error
+            .as_ref()
+            .map_or(crate::CallOutcome::Success, |error| {
+                crate::CallOutcome::Failure(error.kind())
+            }),
+        success: done.error.is_none(),
+        replayed: done.replayed,
+        preview: crate::text::preview(done.body.text(), 500),
+    });
 }
 
 impl fmt::Debug for Dispatcher {
@@ -250,109 +566,8 @@ impl fmt::Debug for Dispatcher {
             .field("policy", &self.gate.policy)
             .field("approver", &self.gate.approver)
             .field("max_parallel_tools", &self.max_parallel_tools)
+            .field("repairs", &self.repairs)
+            .field("budget", &self.budget)
             .finish_non_exhaustive()
-    }
-}
-
-/// Configures a [`Dispatcher`]; see [`Dispatcher::builder`].
-#[derive(Debug)]
-#[must_use]
-pub struct DispatcherBuilder {
-    dispatcher: Dispatcher,
-}
-
-impl DispatcherBuilder {
-    /// The permission policy (default: [`DefaultPolicy`](crate::DefaultPolicy)).
-    pub fn policy(mut self, policy: impl Policy) -> Self {
-        Arc::make_mut(&mut self.dispatcher.gate).policy = Arc::new(policy);
-        self
-    }
-
-    /// A shared permission policy.
-    pub fn policy_arc(mut self, policy: Arc<dyn Policy>) -> Self {
-        Arc::make_mut(&mut self.dispatcher.gate).policy = policy;
-        self
-    }
-
-    /// Who approves calls that need it (default: [`DenyAll`](crate::DenyAll)).
-    pub fn approver(mut self, approver: impl Approver) -> Self {
-        Arc::make_mut(&mut self.dispatcher.gate).approver = Arc::new(approver);
-        self
-    }
-
-    /// A shared approver.
-    pub fn approver_arc(mut self, approver: Arc<dyn Approver>) -> Self {
-        Arc::make_mut(&mut self.dispatcher.gate).approver = approver;
-        self
-    }
-
-    /// At most this many calls of one message at once (default 8).
-    pub fn max_parallel_tools(mut self, max: usize) -> Self {
-        self.dispatcher.max_parallel_tools = max;
-        self
-    }
-
-    /// Remember at most this many `write` results, in memory (default 4096).
-    pub fn idempotency_capacity(self, capacity: usize) -> Self {
-        self.idempotency_store(MemoryIdempotencyStore::new(capacity))
-    }
-
-    /// Where `write` results are remembered (default: [`MemoryIdempotencyStore`]).
-    pub fn idempotency_store(self, store: impl IdempotencyStore) -> Self {
-        self.idempotency_store_arc(Arc::new(store))
-    }
-
-    /// A shared idempotency store.
-    pub fn idempotency_store_arc(mut self, store: Arc<dyn IdempotencyStore>) -> Self {
-        self.dispatcher.idempotency = Arc::new(idempotency::Idempotency::new(store));
-        self
-    }
-
-    /// Finish.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::InvalidSetting`] if `max_parallel_tools` is zero.
-    pub fn build(self) -> Result<Dispatcher, Error> {
-        if self.dispatcher.max_parallel_tools == 0 {
-            return Err(Error::InvalidSetting {
-                setting: "max_parallel_tools",
-                reason: "at least one call must be able to run".into(),
-            });
-        }
-        Ok(self.dispatcher)
-    }
-}
-
-/// The result of one dispatched call.
-#[derive(Debug)]
-#[non_exhaustive]
-pub struct CallReport {
-    /// The tool message for the model, with the call's `tool_call_id`.
-    pub message: ToolMessage,
-    /// The failure, if the call failed (its JSON is the message content).
-    pub error: Option<ToolError>,
-    /// Time spent in the gateway.
-    pub duration: Duration,
-    /// True when an idempotent repeat returned the first result without running.
-    pub replayed: bool,
-}
-
-impl CallReport {
-    /// Whether the tool ran (or was replayed) successfully.
-    pub fn is_success(&self) -> bool {
-        self.error.is_none()
-    }
-
-    /// `ok` or the error kind.
-    pub fn outcome(&self) -> CallOutcome {
-        self.error.as_ref().map_or(CallOutcome::Success, |error| {
-            CallOutcome::Failure(error.kind())
-        })
-    }
-
-    /// The tool message.
-    pub fn into_message(self) -> Message {
-        Message::Tool(self.message)
     }
 }

@@ -74,6 +74,9 @@ pub enum ArgKind {
     Url,
     /// A host name or address.
     Host,
+    /// Names a resource the call acts on (a process id, a database, a queue): write
+    /// calls naming the same one run in call order.
+    Resource,
 }
 
 /// How a path parameter is used.
@@ -100,7 +103,8 @@ impl Access {
 }
 
 impl ArgKind {
-    /// Read `path:read`, `path:write`, `path:delete`, `command`, `url` or `host`.
+    /// Read `path:read`, `path:write`, `path:delete`, `command`, `url`, `host` or
+    /// `resource`.
     pub fn parse(text: &str) -> Option<Self> {
         Some(match text {
             "path:read" => Self::Path(Access::Read),
@@ -109,6 +113,7 @@ impl ArgKind {
             "command" => Self::Command,
             "url" => Self::Url,
             "host" => Self::Host,
+            "resource" => Self::Resource,
             _ => return None,
         })
     }
@@ -121,6 +126,7 @@ impl fmt::Display for ArgKind {
             Self::Command => f.write_str("command"),
             Self::Url => f.write_str("url"),
             Self::Host => f.write_str("host"),
+            Self::Resource => f.write_str("resource"),
         }
     }
 }
@@ -526,6 +532,7 @@ mod tests {
             "command",
             "url",
             "host",
+            "resource",
         ] {
             assert_eq!(ArgKind::parse(kind).unwrap().to_string(), kind);
         }

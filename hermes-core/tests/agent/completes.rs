@@ -99,7 +99,7 @@ async fn tool_errors_go_back_to_the_model_and_the_run_goes_on() {
     let backend = Arc::new(ScriptedBackend::new([
         ScriptedTurn::tool_calls([ToolCall::new("c1", "calculator", r#"{"expression":"1/0"}"#)]),
         ScriptedTurn::tool_calls([ToolCall::new("c2", "calc", r#"{"expression":"1/0"}"#)]),
-        ScriptedTurn::tool_calls([ToolCall::new("c3", "calc", r#"{"expression": 7"#)]),
+        ScriptedTurn::tool_calls([ToolCall::new("c3", "calc", r#"{"expression" 7}"#)]),
         ScriptedTurn::text("I cannot divide by zero."),
     ]));
     let agent = Agent::builder()

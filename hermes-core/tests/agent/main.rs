@@ -7,3 +7,4 @@ mod common;
 mod completes;
 mod limits;
 mod streaming;
+mod strikes;

@@ -248,3 +248,13 @@ pub fn assert_error(report: &hermes_core::CallReport, kind: &str, needle: &str) 
     let message = error["message"].as_str().unwrap_or_default();
     assert!(message.contains(needle), "`{needle}` not in: {message}");
 }
+
+/// The text inside an untrusted-content fence, or `content` when it is not fenced.
+pub fn unfence(content: &str) -> &str {
+    if !content.starts_with("<untrusted-content ") {
+        return content;
+    }
+    let start = content.find('\n').unwrap() + 1;
+    let end = content.rfind("\n</untrusted-content boundary=").unwrap();
+    &content[start..end]
+}

@@ -57,7 +57,7 @@ async fn unknown_tool_lists_close_names() {
         error["message"]
             .as_str()
             .unwrap()
-            .contains("call one of the tools listed")
+            .contains("the tools are: add, book")
     );
 }
 

@@ -6,10 +6,14 @@ mod common;
 
 mod approval;
 mod bad_input;
+mod budget;
 mod cancellation;
 mod defaults;
 mod idempotency;
 mod lifecycle;
+mod ordering;
 mod parallel;
+mod repairs;
 mod result_cap;
 mod timeout_and_panic;
+mod untrusted;

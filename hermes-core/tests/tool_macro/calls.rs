@@ -4,7 +4,7 @@ use hermes_core::{ApproveAll, Dispatcher, Registry, RunContext, ToolCall};
 use serde_json::{Value, json};
 
 use super::tools::WEATHER_CITIES;
-use crate::common::{assert_error, error_of};
+use crate::common::{assert_error, error_of, unfence};
 
 async fn call(name: &str, args: Value) -> hermes_core::CallReport {
     let registry = Registry::from_linked().unwrap();
@@ -20,7 +20,8 @@ async fn call(name: &str, args: Value) -> hermes_core::CallReport {
 
 fn content(report: &hermes_core::CallReport) -> Value {
     assert!(report.is_success(), "{}", report.message.content);
-    serde_json::from_str(&report.message.content).unwrap()
+    // weather_query is tagged `external-api`: its output comes fenced.
+    serde_json::from_str(unfence(&report.message.content)).unwrap()
 }
 
 #[tokio::test]

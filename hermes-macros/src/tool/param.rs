@@ -10,7 +10,7 @@ use syn::{Attribute, Expr, ExprLit, Ident, Lit, Meta, Token};
 use super::Errors;
 use super::json::to_json;
 
-const KEYS: &str = "desc, default, minimum, maximum, pattern, enum, format, min_length, max_length, path, command, url, host";
+const KEYS: &str = "desc, default, minimum, maximum, pattern, enum, format, min_length, max_length, path, command, url, host, resource";
 
 /// What `#[arg(...)]` said about one parameter.
 #[derive(Debug, Default)]
@@ -69,10 +69,10 @@ impl ArgOptions {
         errors.finish()
     }
 
-    /// A key without a value: `command`, `url`, `host`.
+    /// A key without a value: `command`, `url`, `host`, `resource`.
     fn flag(&mut self, key: &str, ident: &Ident) -> syn::Result<()> {
         match key {
-            "command" | "url" | "host" => self.set_kind(key.to_owned(), ident),
+            "command" | "url" | "host" | "resource" => self.set_kind(key.to_owned(), ident),
             "path" => Err(syn::Error::new_spanned(
                 ident,
                 "say how the path is used: `path = \"read\"`, `\"write\"` or `\"delete\"`",
@@ -88,7 +88,7 @@ impl ArgOptions {
         if self.kind.is_some() {
             return Err(syn::Error::new_spanned(
                 at,
-                "a parameter is one of: a path, a command, a URL, a host",
+                "a parameter is one of: a path, a command, a URL, a host, a resource",
             ));
         }
         self.kind = Some(kind);
@@ -108,7 +108,7 @@ impl ArgOptions {
                 let ident = Ident::new("path", key_span);
                 return self.set_kind(format!("path:{access}"), &ident);
             }
-            "command" | "url" | "host" => {
+            "command" | "url" | "host" | "resource" => {
                 return Err(syn::Error::new_spanned(
                     value,
                     format!("`{key}` takes no value: write `#[arg({key})]`"),
