@@ -157,7 +157,7 @@ pub(crate) fn key(tool: &str, args: &Value) -> String {
 }
 
 /// JSON with object keys sorted at every level, whatever order serde_json keeps.
-fn write_canonical(out: &mut String, value: &Value) {
+pub(crate) fn write_canonical(out: &mut String, value: &Value) {
     match value {
         Value::Object(map) => {
             let mut members: Vec<(&String, &Value)> = map.iter().collect();

@@ -127,6 +127,23 @@ impl Pending<'_> {
             (Err(_), None) => self.call.name(),
         }
     }
+
+    /// The tool and arguments of a call ready to run, or what a failed call came to;
+    /// with when it started and what was repaired.
+    #[allow(clippy::type_complexity, reason = "used right away by the two callers")]
+    fn split(
+        self,
+    ) -> (
+        Result<(Arc<Entry>, Value), Ran>,
+        quanta::Instant,
+        Vec<Repair>,
+    ) {
+        let ready = match self.prepared {
+            Ok(ready) => Ok(ready),
+            Err(error) => Err(Ran::failed(self.call, self.found.as_deref(), error)),
+        };
+        (ready, self.started, self.repairs)
+    }
 }
 
 /// A call that ran (or failed), its result not yet rendered for the model.
@@ -227,16 +244,10 @@ impl Dispatcher {
     pub async fn dispatch(&self, call: &ToolCall, run: &RunContext) -> CallReport {
         // Written out rather than calling `complete`: one async layer less on the
         // hottest path (every layer's future is moved on each await of its callers).
-        let Pending {
-            call,
-            started,
-            prepared,
-            found,
-            repairs,
-        } = self.begin(call, run);
-        let ran = match prepared {
+        let (ready, started, repairs) = self.begin(call, run).split();
+        let ran = match ready {
             Ok((entry, args)) => self.run_prepared(entry, args, call, run).await,
-            Err(error) => Ran::failed(call, found.as_deref(), error),
+            Err(failed) => failed,
         };
         let done = self.settle(ran, started, repairs, run);
         if done.body.must_spill(&self.budget) || done.body.len() > self.budget.turn_bytes {
@@ -369,16 +380,11 @@ impl Dispatcher {
     /// Steps 4 to 7 for a prepared call, with the `tool_call_finished` event. The
     /// result stays unrendered so the turn's budget can still spill it.
     pub(crate) async fn complete(&self, pending: Pending<'_>, run: &RunContext) -> Done {
-        let Pending {
-            call,
-            started,
-            prepared,
-            found,
-            repairs,
-        } = pending;
-        let ran = match prepared {
+        let call = pending.call;
+        let (ready, started, repairs) = pending.split();
+        let ran = match ready {
             Ok((entry, args)) => self.run_prepared(entry, args, call, run).await,
-            Err(error) => Ran::failed(call, found.as_deref(), error),
+            Err(failed) => failed,
         };
         let done = self.settle(ran, started, repairs, run);
         let done = if done.body.must_spill(&self.budget) {

@@ -8,6 +8,8 @@ use std::path::{Component, Path, PathBuf};
 
 use serde_json::Value;
 
+use super::idempotency::write_canonical;
+
 use crate::{ArgKind, Scope, ToolSpec};
 
 /// What one call touches, read from its tool's parameter kinds and its arguments.
@@ -114,38 +116,8 @@ pub(crate) fn call_key(tool: &str, args: &Value) -> String {
     let mut key = String::with_capacity(tool.len() + 64);
     key.push_str(tool);
     key.push('\0');
-    canonical(args, &mut key);
+    write_canonical(&mut key, args);
     key
-}
-
-fn canonical(value: &Value, out: &mut String) {
-    match value {
-        Value::Object(members) => {
-            let mut sorted: Vec<(&String, &Value)> = members.iter().collect();
-            sorted.sort_unstable_by(|a, b| a.0.cmp(b.0));
-            out.push('{');
-            for (at, (name, member)) in sorted.into_iter().enumerate() {
-                if at > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::from(name.as_str()).to_string());
-                out.push(':');
-                canonical(member, out);
-            }
-            out.push('}');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for (at, item) in items.iter().enumerate() {
-                if at > 0 {
-                    out.push(',');
-                }
-                canonical(item, out);
-            }
-            out.push(']');
-        }
-        scalar => out.push_str(&scalar.to_string()),
-    }
 }
 
 fn scalar(value: &Value) -> Option<String> {

@@ -68,6 +68,37 @@ pub(crate) fn repair(raw: &str) -> JsonRepair {
     }
 }
 
+/// Where a character of JSON text stands: inside a string (after its opening quote,
+/// up to and including its closing quote) or outside.
+#[derive(Default)]
+struct Strings {
+    inside: bool,
+    escaped: bool,
+}
+
+impl Strings {
+    /// Read `c`; whether it is part of a string (quotes included).
+    fn read(&mut self, c: char) -> bool {
+        if !self.inside {
+            self.inside = c == '"';
+            return self.inside;
+        }
+        if self.escaped {
+            self.escaped = false;
+        } else if c == '\\' {
+            self.escaped = true;
+        } else if c == '"' {
+            self.inside = false;
+        }
+        true
+    }
+
+    /// Whether `c`, read next, would be an unescaped character inside a string.
+    fn is_raw_inside(&self) -> bool {
+        self.inside && !self.escaped
+    }
+}
+
 /// Braces and strings, read string-aware.
 struct Scan {
     in_string: bool,
@@ -79,30 +110,22 @@ struct Scan {
 
 impl Scan {
     fn of(text: &str) -> Self {
-        let (mut in_string, mut escaped) = (false, false);
+        let mut strings = Strings::default();
         let (mut open_braces, mut open_brackets) = (0i64, 0i64);
         for c in text.chars() {
-            if in_string {
-                if escaped {
-                    escaped = false;
-                } else if c == '\\' {
-                    escaped = true;
-                } else if c == '"' {
-                    in_string = false;
-                }
-            } else {
-                match c {
-                    '"' => in_string = true,
-                    '{' => open_braces += 1,
-                    '}' => open_braces -= 1,
-                    '[' => open_brackets += 1,
-                    ']' => open_brackets -= 1,
-                    _ => {}
-                }
+            if strings.read(c) {
+                continue;
+            }
+            match c {
+                '{' => open_braces += 1,
+                '}' => open_braces -= 1,
+                '[' => open_brackets += 1,
+                ']' => open_brackets -= 1,
+                _ => {}
             }
         }
         Self {
-            in_string,
+            in_string: strings.inside,
             open_braces,
             open_brackets,
         }
@@ -111,10 +134,10 @@ impl Scan {
 
 /// Raw control characters inside strings, written as escapes; `None` if there were none.
 fn escape_controls(text: &str) -> Option<String> {
-    let (mut out, mut in_string, mut escaped, mut changed) =
-        (String::with_capacity(text.len()), false, false, false);
+    let mut out = String::with_capacity(text.len());
+    let (mut strings, mut changed) = (Strings::default(), false);
     for c in text.chars() {
-        if in_string && !escaped && (c as u32) < 0x20 {
+        if strings.is_raw_inside() && (c as u32) < 0x20 {
             changed = true;
             match c {
                 '\n' => out.push_str("\\n"),
@@ -124,17 +147,7 @@ fn escape_controls(text: &str) -> Option<String> {
             }
             continue;
         }
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                in_string = false;
-            }
-        } else if c == '"' {
-            in_string = true;
-        }
+        strings.read(c);
         out.push(c);
     }
     changed.then_some(out)
@@ -143,20 +156,10 @@ fn escape_controls(text: &str) -> Option<String> {
 /// `,` right before `}` or `]` (outside strings) removed; `None` if there were none.
 fn drop_trailing_commas(text: &str) -> Option<String> {
     let chars: Vec<char> = text.chars().collect();
-    let (mut out, mut in_string, mut escaped, mut changed) =
-        (String::with_capacity(text.len()), false, false, false);
+    let mut out = String::with_capacity(text.len());
+    let (mut strings, mut changed) = (Strings::default(), false);
     for (at, &c) in chars.iter().enumerate() {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                in_string = false;
-            }
-        } else if c == '"' {
-            in_string = true;
-        } else if c == ',' {
+        if !strings.read(c) && c == ',' {
             let next = chars[at + 1..].iter().find(|c| !c.is_whitespace());
             if matches!(next, Some('}' | ']') | None) {
                 changed = true;
