@@ -26,7 +26,7 @@
 mod approval;
 mod budget;
 mod builder;
-mod cap;
+pub(crate) mod cap;
 mod defaults;
 mod idempotency;
 mod invoke;
@@ -514,7 +514,7 @@ impl Dispatcher {
         if let policy::Verdict::AskApproval { prompt, class } =
             policy::check(self.gate.policy.as_ref(), spec, &args, ctx)?
         {
-            let ask = approval::ask(&self.gate, spec, &args, (prompt, class), ctx, run);
+            let ask = approval::ask(spec, &args, (prompt, class), ctx, run);
             Box::pin(ask).await?;
         }
         if !entry.is_ready() {

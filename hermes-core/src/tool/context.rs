@@ -1,11 +1,14 @@
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
+use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use crate::policy::{Approver, DefaultPolicy, DenyAll, Policy};
+use crate::policy::{Approval, ApprovalRequest, Approver, DefaultPolicy, DenyAll, Policy};
 use crate::run_context::RunShared;
 use crate::trace::new_trace_id;
+use crate::{ToolError, ToolSpec};
 
 /// What a tool knows about the call it is serving.
 ///
@@ -21,6 +24,8 @@ pub struct ToolContext {
     /// A child of the run's token, made on first use: most tools never ask for it, and
     /// making one costs more than the rest of a small call.
     token: OnceLock<CancellationToken>,
+    /// A human approved this call (at the gateway or through [`ToolContext::ask_approval`]).
+    approved: AtomicBool,
 }
 
 /// The policy and approver of a dispatcher, shared by every context it makes.
@@ -47,6 +52,7 @@ impl Clone for ToolContext {
             tool_call_id: self.tool_call_id.clone(),
             // Made now if it was not yet, so the clone and the original share one token.
             token: OnceLock::from(self.cancellation().clone()),
+            approved: AtomicBool::new(self.was_approved()),
         }
     }
 }
@@ -70,6 +76,7 @@ impl ToolContext {
             gate: (!Arc::ptr_eq(bound, gate)).then(|| Arc::clone(gate)),
             tool_call_id,
             token: OnceLock::new(),
+            approved: AtomicBool::new(false),
         }
     }
 
@@ -158,6 +165,60 @@ impl ToolContext {
     /// The approver in force.
     pub fn approver(&self) -> &Arc<dyn Approver> {
         &self.gate().approver
+    }
+
+    /// Whether a human approved this call: the gateway asked (a `dangerous` tool, a
+    /// policy that wanted approval) or the tool did ([`ask_approval`](Self::ask_approval)).
+    /// A tool that finds out only while running that a call is risky (a shell command
+    /// the detector flags, say) asks only when this is false.
+    pub fn was_approved(&self) -> bool {
+        self.approved.load(Ordering::Acquire)
+    }
+
+    /// Ask the approver about this call, from inside a tool: for risks only the tool can
+    /// see (a process the session did not start, a command flagged while running).
+    /// `class`, if given, is what an approval for the rest of the session would cover;
+    /// such a grant goes to the policy. Gives up when the call is cancelled.
+    ///
+    /// # Errors
+    ///
+    /// [`ToolError::ApprovalDenied`] with the approver's reason, or
+    /// [`ToolError::Cancelled`].
+    pub async fn ask_approval(
+        &self,
+        spec: &ToolSpec,
+        args: &Value,
+        prompt: impl Into<String>,
+        class: Option<String>,
+    ) -> Result<(), ToolError> {
+        let mut request = ApprovalRequest::new(spec.name(), spec.scope(), args.clone(), prompt);
+        request.class = class;
+        request.tool_call_id = self.tool_call_id.clone();
+        request.trace_id = self.trace_id().to_owned();
+        request.session_id = self.session_id().to_owned();
+        let gate = self.gate();
+        let answer = tokio::select! {
+            () = self.cancellation().cancelled() => {
+                return Err(ToolError::Cancelled { tool: spec.name().to_owned() });
+            }
+            answer = gate.approver.approve(&request) => answer,
+        };
+        match answer {
+            Approval::Approved => {}
+            Approval::ApprovedForSession => {
+                if let Some(class) = &request.class {
+                    gate.policy.grant(&request.session_id, class);
+                }
+            }
+            Approval::Denied { reason } => {
+                return Err(ToolError::ApprovalDenied {
+                    tool: spec.name().to_owned(),
+                    reason,
+                });
+            }
+        }
+        self.approved.store(true, Ordering::Release);
+        Ok(())
     }
 
     /// Cancel this call only (its timeout ran out); the run goes on.

@@ -17,7 +17,7 @@ pub(crate) use context::Gate;
 pub use context::ToolContext;
 pub use function::FnTool;
 pub use future::ToolFuture;
-pub use output::{IntoToolOutput, ToolOutput};
+pub use output::{IntoToolOutput, ToolOutput, truncate_middle};
 pub use spec::{
     Access, ArgKind, DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT, Scope, ToolSpec, ToolSpecBuilder,
     is_valid_tool_name, schema_for,

@@ -76,3 +76,18 @@ impl<T: Serialize> IntoToolOutput for T {
         ToolOutput::json(&self)
     }
 }
+
+/// `content` cut to at most `max` bytes plus a one-line marker saying how much was cut,
+/// keeping the first two thirds and the last third of the budget (the start says what
+/// it is, the end how it ended), on char boundaries. The gateway cuts results this way;
+/// tools that bound their own output (a command's stdout, a file's text) should too.
+///
+/// ```
+/// let long = format!("{}{}", "a".repeat(1000), "z".repeat(1000));
+/// let cut = hermes_core::tool::truncate_middle(long, 300);
+/// assert!(cut.starts_with("aaaa") && cut.ends_with("zzzz"));
+/// assert!(cut.contains("[... 1700 of 2000 bytes cut"));
+/// ```
+pub fn truncate_middle(content: String, max: usize) -> String {
+    crate::dispatch::cap::cap(content, max)
+}

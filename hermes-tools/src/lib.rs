@@ -1,0 +1,139 @@
+//! The built-in tools of [hermes](https://github.com/hermes-rs/hermes), in families, one
+//! cargo feature each (all on by default):
+//!
+//! - `system`: `terminal`, `process_start`, `process_output`, `process_kill`,
+//!   `process_list`, `env_get`, `env_set`, `system_info`;
+//! - `file`: `file_read`, `file_write`, `file_edit`, `list_directory`, `file_search`,
+//!   `file_delete`, `archive`;
+//! - `code`: `code_execute`, `code_test`, `code_analyze`, `calculator`, `json_query`,
+//!   `text_diff`.
+//!
+//! Every tool declares its scope, the permissions it needs and the kind of each path,
+//! command or URL parameter, so the permission engine judges it without tool-specific
+//! code. Paths are resolved against the session's [`Workspace`] with the engine's own
+//! normaliser: the tool opens exactly the path the engine judged. Output is bounded
+//! everywhere, commands run in a process group that is killed on timeout or
+//! cancellation, and every failure tells the model what to do next.
+//!
+//! ```
+//! let registry = hermes_tools::builtin(hermes_tools::ToolsConfig::default())?;
+//! assert!(registry.contains("calculator"));
+//! # Ok::<(), hermes_core::Error>(())
+//! ```
+//!
+//! The README holds a table of every tool: name, family, scope, permissions.
+
+mod common;
+mod config;
+mod workspace;
+
+#[cfg(feature = "code")]
+mod code;
+#[cfg(feature = "file")]
+mod file;
+#[cfg(feature = "system")]
+mod system;
+
+use std::sync::Arc;
+
+use hermes_core::{Error, Registry, Tool};
+
+pub use config::{ToolsConfig, ToolsConfigBuilder};
+pub use workspace::Workspace;
+
+/// The tool families, as tagged on each tool (`family:system` and so on).
+pub const FAMILIES: &[&str] = &["system", "file", "code"];
+
+/// A registry holding every built-in tool of the enabled families.
+///
+/// # Errors
+///
+/// [`Error`] if a tool cannot be registered (a bug: the names are distinct).
+pub fn builtin(config: ToolsConfig) -> Result<Registry, Error> {
+    let registry = Registry::new();
+    register_builtin(&registry, config)?;
+    Ok(registry)
+}
+
+/// Add every built-in tool of the enabled families to `registry`.
+///
+/// # Errors
+///
+/// [`Error::DuplicateTool`](hermes_core::Error) if `registry` already holds a tool of
+/// the same name as a built-in one.
+pub fn register_builtin(registry: &Registry, config: ToolsConfig) -> Result<(), Error> {
+    for tool in tools(config) {
+        registry.register_arc(tool)?;
+    }
+    Ok(())
+}
+
+/// Every built-in tool of the enabled families, sharing one `config`.
+pub fn tools(config: ToolsConfig) -> Vec<Arc<dyn Tool>> {
+    let shared = Arc::new(common::Shared::new(config));
+    let mut tools: Vec<Arc<dyn Tool>> = Vec::new();
+    #[cfg(feature = "system")]
+    tools.extend(system::tools(&shared));
+    #[cfg(feature = "file")]
+    tools.extend(file::tools(&shared));
+    #[cfg(feature = "code")]
+    tools.extend(code::tools(&shared));
+    let _ = &shared;
+    tools
+}
+
+/// The family a tool belongs to, from its `family:NAME` tag.
+pub fn family_of(tool: &dyn Tool) -> Option<&str> {
+    tool.spec()
+        .tags()
+        .iter()
+        .find_map(|tag| tag.strip_prefix("family:"))
+}
+
+/// A Markdown table of `tools`, sorted by family then name: name, family, scope,
+/// permissions, and the first sentence of the description. The README's table is this
+/// table (a test keeps it so).
+pub fn tool_table(tools: &[Arc<dyn Tool>]) -> String {
+    let mut rows: Vec<(usize, String, String)> = tools
+        .iter()
+        .map(|tool| {
+            let spec = tool.spec();
+            let family = family_of(tool.as_ref()).unwrap_or("other");
+            let order = FAMILIES
+                .iter()
+                .position(|known| *known == family)
+                .unwrap_or(FAMILIES.len());
+            let summary = first_sentence(spec.description());
+            let permissions = if spec.permissions().is_empty() {
+                "-".to_owned()
+            } else {
+                spec.permissions()
+                    .iter()
+                    .map(|permission| format!("`{permission}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let row = format!(
+                "| `{}` | {family} | {} | {permissions} | {summary} |",
+                spec.name(),
+                spec.scope()
+            );
+            (order, spec.name().to_owned(), row)
+        })
+        .collect();
+    rows.sort();
+    let mut table = String::from(
+        "| tool | family | scope | permissions | what it does |\n|---|---|---|---|---|\n",
+    );
+    for (_, _, row) in rows {
+        table.push_str(&row);
+        table.push('\n');
+    }
+    table
+}
+
+fn first_sentence(text: &str) -> String {
+    let line = text.lines().next().unwrap_or_default().trim();
+    let end = line.find(". ").map_or(line.len(), |at| at + 1);
+    line[..end].replace('|', "\\|")
+}
