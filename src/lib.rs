@@ -4,8 +4,9 @@
 //! [`hermes_core`] (protocol, tools, registry, gateway, agent loop, and the
 //! [`tool`](macro@tool) attribute from `hermes-macros`), whose items are re-exported at
 //! the root (`hermes::Agent` is `hermes_core::Agent`); [`permissions`]
-//! (`hermes-permissions`, feature `permissions`) and [`llm`] (`hermes-llm`, feature
-//! `llm`), both on by default.
+//! (`hermes-permissions`, feature `permissions`), [`llm`] (`hermes-llm`, feature `llm`)
+//! and [`tools`] (`hermes-tools`, the built-in tools, feature `tools`), all on by
+//! default.
 //!
 //! ```
 //! use hermes::{Agent, Registry, ScriptedBackend, ScriptedTurn, ToolCall, demo::Calc};
@@ -37,6 +38,10 @@ pub use hermes_permissions as permissions;
 /// format, Anthropic Messages.
 #[cfg(feature = "llm")]
 pub use hermes_llm as llm;
+
+/// The built-in tools (`hermes-tools`): the system, file and code families.
+#[cfg(feature = "tools")]
+pub use hermes_tools as tools;
 
 /// The README's Rust example, compiled and run as a doctest so it cannot rot.
 #[doc = include_str!("../README.md")]

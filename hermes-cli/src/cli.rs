@@ -86,6 +86,10 @@ pub(crate) struct RunArgs {
     /// Print the outcome as one JSON object instead of the events.
     #[arg(long)]
     pub(crate) json: bool,
+    /// Offer only these tools to the model (comma-separated names; default: all).
+    /// Small models choose better from a short list.
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    pub(crate) tools: Vec<String>,
     #[command(flatten)]
     pub(crate) policy: PolicyArgs,
 }

@@ -17,9 +17,22 @@ fn tool_list_shows_name_scope_and_description() {
         lines.next().unwrap().split_whitespace().collect::<Vec<_>>(),
         ["NAME", "SCOPE", "DESCRIPTION"]
     );
-    let calc = lines.next().unwrap();
-    assert!(calc.starts_with("calc  read "), "{calc}");
-    assert!(calc.contains("Evaluate an arithmetic expression"), "{calc}");
+    let rows: Vec<&str> = lines.collect();
+    assert!(rows.len() >= 21, "the built-in tools: {text}");
+    let calculator = rows
+        .iter()
+        .find(|row| row.starts_with("calculator "))
+        .unwrap_or_else(|| panic!("no calculator: {text}"));
+    assert!(calculator.contains(" read "), "{calculator}");
+    assert!(
+        calculator.contains("Evaluate an arithmetic expression"),
+        "{calculator}"
+    );
+    let terminal = rows
+        .iter()
+        .find(|row| row.starts_with("terminal "))
+        .unwrap();
+    assert!(terminal.contains(" write "), "{terminal}");
 }
 
 #[test]
@@ -31,11 +44,11 @@ fn tool_list_json_is_pinned() {
 
 #[test]
 fn tool_schema_prints_the_openai_function_object() {
-    let output = hermes(&["tool", "schema", "calc"]);
+    let output = hermes(&["tool", "schema", "calculator"]);
     assert_eq!(output.status.code(), Some(0));
     let schema = stdout_json(&output);
     assert_eq!(schema["type"], "function");
-    assert_eq!(schema["function"]["name"], "calc");
+    assert_eq!(schema["function"]["name"], "calculator");
     assert_eq!(
         schema["function"]["parameters"]["required"],
         json!(["expression"])
@@ -56,7 +69,7 @@ fn tool_call_prints_the_content_and_exits_0() {
     let output = hermes(&[
         "tool",
         "call",
-        "calc",
+        "calculator",
         "--args",
         r#"{"expression": "2 * (3 + 4) / -5"}"#,
     ]);
@@ -71,23 +84,44 @@ fn tool_call_prints_the_content_and_exits_0() {
 fn tool_errors_print_the_error_content_and_exit_1() {
     let cases = [
         (
-            vec!["tool", "call", "calc", "--args", r#"{"expression": "1/0"}"#],
+            vec![
+                "tool",
+                "call",
+                "calculator",
+                "--args",
+                r#"{"expression": "1/0"}"#,
+            ],
             "failed",
         ),
         (
-            vec!["tool", "call", "calc", "--args", r#"{"expression" "1"}"#],
+            vec![
+                "tool",
+                "call",
+                "calculator",
+                "--args",
+                r#"{"expression" "1"}"#,
+            ],
             "bad_json",
         ),
         (
-            vec!["tool", "call", "calc", "--args", r#"{"expression": "#],
+            vec!["tool", "call", "calculator", "--args", r#"{"expression": "#],
             "truncated",
         ),
         (
-            vec!["tool", "call", "calc", "--args", r#"{"expression": 12}"#],
+            vec![
+                "tool",
+                "call",
+                "calculator",
+                "--args",
+                r#"{"expression": 12}"#,
+            ],
             "invalid_arguments",
         ),
-        (vec!["tool", "call", "calc"], "invalid_arguments"),
-        (vec!["tool", "call", "clac", "--args", "{}"], "not_found"),
+        (vec!["tool", "call", "calculator"], "invalid_arguments"),
+        (
+            vec!["tool", "call", "no_such_tool", "--args", "{}"],
+            "not_found",
+        ),
     ];
     for (args, kind) in cases {
         let output = hermes(&args);
@@ -120,13 +154,19 @@ fn tool_call_repairs_what_a_model_gets_slightly_wrong_and_says_so_on_stderr() {
     assert_eq!(
         stderr.lines().collect::<Vec<_>>(),
         [
-            r#"hermes: repaired name: "CALC" -> "calc""#,
+            r#"hermes: repaired name: "CALC" -> "calculator""#,
             "hermes: repaired json: removed trailing commas"
         ],
         "{stderr}"
     );
 
-    let output = hermes(&["tool", "call", "calc", "--args", r#"{"expression": "2*3"}"#]);
+    let output = hermes(&[
+        "tool",
+        "call",
+        "calculator",
+        "--args",
+        r#"{"expression": "2*3"}"#,
+    ]);
     assert!(output.stderr.is_empty(), "nothing repaired, nothing said");
 }
 

@@ -174,8 +174,10 @@ fn run_against_the_local_model_with_both_backends() {
             "smollm2",
             "--temperature",
             "0",
+            "--tools",
+            "calculator",
             "--tool-choice",
-            "calc",
+            "calculator",
             "--then-tool-choice",
             "none",
             "--max-rounds",
@@ -183,7 +185,7 @@ fn run_against_the_local_model_with_both_backends() {
             "--json",
         ];
         args.extend_from_slice(backend);
-        args.push("What is 6 times 7? Use the calc tool.");
+        args.push("What is 6 times 7? Use the calculator tool.");
         let output = hermes(&args);
         assert_eq!(output.status.code(), Some(0), "{backend:?}: {output:?}");
         let value = stdout_json(&output);
@@ -196,7 +198,7 @@ fn run_against_the_local_model_with_both_backends() {
             .filter(|e| e["type"] == "tool_call_finished")
             .collect();
         assert_eq!(finished.len(), 1, "{value}");
-        assert_eq!(finished[0]["name"], "calc");
+        assert_eq!(finished[0]["name"], "calculator");
         assert!(finished[0]["success"].is_boolean());
         assert!(value["usage"]["total_tokens"].as_u64().unwrap() > 0);
     }
@@ -209,16 +211,18 @@ fn run_against_the_local_model_with_both_backends() {
         "smollm2",
         "--temperature",
         "0",
+        "--tools",
+        "calculator",
         "--tool-choice",
-        "calc",
+        "calculator",
         "--then-tool-choice",
         "none",
         "What is 2+2?",
     ]);
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(
-        text.contains("call: calc(")
-            && text.contains("result: calc")
+        text.contains("call: calculator(")
+            && text.contains("result: calculator")
             && text.contains("status: completed"),
         "{text}"
     );

@@ -110,7 +110,7 @@ fn check_a_tool_call() {
         "--profile",
         "readonly_research",
         "--tool",
-        "calc",
+        "calculator",
         "--args",
         r#"{"expression": "1+1"}"#,
     ]);
@@ -211,7 +211,7 @@ fn tool_call_under_a_profile() {
     let output = hermes(&[
         "tool",
         "call",
-        "calc",
+        "calculator",
         "--args",
         r#"{"expression": "6*7"}"#,
         "--profiles",

@@ -13,7 +13,7 @@ fn readme_table_matches_the_registry() {
     let readme = std::fs::read_to_string(path).unwrap();
     let start = readme.find(START).unwrap() + START.len();
     let end = readme.find(END).unwrap();
-    let table = tool_table(&tools(ToolsConfig::default()));
+    let table = tool_table(&tools(ToolsConfig::default()).unwrap());
     if readme[start..end] == table {
         return;
     }
@@ -29,7 +29,7 @@ fn readme_table_matches_the_registry() {
 
 #[test]
 fn every_tool_names_its_family_scope_and_a_bounded_output() {
-    for tool in tools(ToolsConfig::default()) {
+    for tool in tools(ToolsConfig::default()).unwrap() {
         let spec = tool.spec();
         assert!(
             hermes_tools::family_of(tool.as_ref()).is_some(),

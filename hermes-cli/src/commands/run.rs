@@ -18,6 +18,11 @@ pub(crate) async fn run(
     out: &mut dyn Write,
 ) -> anyhow::Result<Status> {
     let backend = backend(args)?;
+    let registry = if args.tools.is_empty() {
+        registry
+    } else {
+        crate::tools::only(&registry, &args.tools).map_err(UsageError)?
+    };
     let mut builder = Agent::builder()
         .backend_arc(backend)
         .registry(registry.clone())

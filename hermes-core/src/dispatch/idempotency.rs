@@ -139,21 +139,23 @@ impl Idempotency {
     }
 }
 
-/// The key of a call: the explicit `idempotency_key` argument if there is one, else the
-/// tool and its canonical arguments.
-pub(crate) fn key(tool: &str, args: &Value) -> String {
+/// The key of a call: the explicit `idempotency_key` argument if there is one, else
+/// the tool and its canonical arguments when the tool `replays` repeats; `None` when the
+/// call should simply run.
+pub(crate) fn key(tool: &str, args: &Value, replays: bool) -> Option<String> {
     let mut key = format!("{tool}\u{0}");
     match args.get(IDEMPOTENCY_KEY_ARG) {
         Some(Value::String(explicit)) => {
             key.push_str("key:");
             key.push_str(explicit);
         }
-        _ => {
+        _ if replays => {
             key.push_str("args:");
             write_canonical(&mut key, args);
         }
+        _ => return None,
     }
-    key
+    Some(key)
 }
 
 /// JSON with object keys sorted at every level, whatever order serde_json keeps.
@@ -196,36 +198,23 @@ mod tests {
 
     #[test]
     fn key_ignores_member_order() {
-        let a = key(
-            "write",
-            &json!({"path": "a", "body": {"x": 1, "y": [1, 2]}}),
-        );
-        let b = key(
-            "write",
-            &json!({"body": {"y": [1, 2], "x": 1}, "path": "a"}),
-        );
+        let key = |tool, args| key(tool, &args, true);
+        let a = key("write", json!({"path": "a", "body": {"x": 1, "y": [1, 2]}}));
+        let b = key("write", json!({"body": {"y": [1, 2], "x": 1}, "path": "a"}));
         assert_eq!(a, b);
-        assert_ne!(
-            a,
-            key(
-                "write",
-                &json!({"path": "b", "body": {"x": 1, "y": [1, 2]}})
-            )
-        );
-        assert_ne!(
-            a,
-            key(
-                "other",
-                &json!({"path": "a", "body": {"x": 1, "y": [1, 2]}})
-            )
-        );
+        let other_path = key("write", json!({"path": "b", "body": {"x": 1, "y": [1, 2]}}));
+        let other_tool = key("other", json!({"path": "a", "body": {"x": 1, "y": [1, 2]}}));
+        assert_ne!(a, other_path);
+        assert_ne!(a, other_tool);
     }
 
     #[test]
-    fn explicit_key_wins() {
-        let a = key("t", &json!({"idempotency_key": "k1", "n": 1}));
-        let b = key("t", &json!({"idempotency_key": "k1", "n": 2}));
+    fn explicit_key_wins_and_works_without_replays() {
+        let a = key("t", &json!({"idempotency_key": "k1", "n": 1}), true);
+        let b = key("t", &json!({"idempotency_key": "k1", "n": 2}), false);
         assert_eq!(a, b);
+        assert!(a.is_some());
+        assert_eq!(key("t", &json!({"n": 1}), false), None);
     }
 
     #[tokio::test]

@@ -520,14 +520,17 @@ impl Dispatcher {
         if !entry.is_ready() {
             Box::pin(entry.ensure_ready()).await?;
         }
-        if spec.scope() == Scope::Write {
-            let key = idempotency::key(spec.name(), &args);
-            let once = self
-                .idempotency
-                .run_once(run.session_id(), key, || execute(entry, args, ctx));
-            Box::pin(once).await
-        } else {
-            Ok((execute(entry, args, ctx).await?, false))
+        let key = (spec.scope() == Scope::Write)
+            .then(|| idempotency::key(spec.name(), &args, spec.replays()))
+            .flatten();
+        match key {
+            Some(key) => {
+                let once = self
+                    .idempotency
+                    .run_once(run.session_id(), key, || execute(entry, args, ctx));
+                Box::pin(once).await
+            }
+            None => Ok((execute(entry, args, ctx).await?, false)),
         }
     }
 }

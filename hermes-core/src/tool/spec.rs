@@ -164,6 +164,7 @@ pub struct ToolSpec {
     permissions: Vec<String>,
     max_result_bytes: usize,
     arg_kinds: Vec<(String, ArgKind)>,
+    replays: bool,
 }
 
 impl ToolSpec {
@@ -180,6 +181,7 @@ impl ToolSpec {
                 permissions: Vec::new(),
                 max_result_bytes: DEFAULT_MAX_RESULT_BYTES,
                 arg_kinds: Vec::new(),
+                replays: true,
             },
         }
     }
@@ -210,6 +212,7 @@ impl ToolSpec {
             permissions,
             max_result_bytes,
             arg_kinds,
+            replays: true,
         }
     }
 
@@ -251,6 +254,13 @@ impl ToolSpec {
     /// Results longer than this many bytes are cut (head and tail kept).
     pub fn max_result_bytes(&self) -> usize {
         self.max_result_bytes
+    }
+
+    /// Whether a repeated identical call of this `write` tool gets the first result
+    /// instead of running again (true unless [`ToolSpecBuilder::replays`] said no). A call
+    /// with an explicit `idempotency_key` argument is always replayed by its key.
+    pub fn replays(&self) -> bool {
+        self.replays
     }
 
     /// The parameters whose values the permission engine judges, with what they are.
@@ -347,6 +357,16 @@ impl ToolSpecBuilder {
     /// The result size cap in bytes (default 64 KiB).
     pub fn max_result_bytes(mut self, bytes: usize) -> Self {
         self.spec.max_result_bytes = bytes;
+        self
+    }
+
+    /// Whether a repeated identical call of a `write` tool returns the first result
+    /// (default: yes). Say no for tools whose result depends on the world at call time
+    /// (a shell command, a test run): the same command twice is two runs. The model can
+    /// still make one call retry-safe with an explicit `idempotency_key` argument, if
+    /// the schema declares it.
+    pub fn replays(mut self, replays: bool) -> Self {
+        self.spec.replays = replays;
         self
     }
 

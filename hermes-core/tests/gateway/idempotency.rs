@@ -138,3 +138,34 @@ async fn a_custom_store_keeps_the_results() {
     assert_eq!(puts.len(), 1);
     assert!(puts[0].0.starts_with("s1/save"), "{puts:?}");
 }
+
+#[tokio::test]
+async fn a_tool_that_does_not_replay_runs_each_time_unless_given_a_key() {
+    let mut tool = Counting::new("run_command", Scope::Write);
+    tool.spec = hermes_core::ToolSpec::builder("run_command", "Runs each time it is called.")
+        .parameters(tool.spec.parameters().clone())
+        .scope(Scope::Write)
+        .replays(false)
+        .build()
+        .unwrap();
+    let runs = tool.runs.clone();
+    let dispatcher = Dispatcher::new(registry_with([Arc::new(tool) as _]));
+    let run = RunContext::new();
+    let call = |id: &str, args: &str| ToolCall::new(id, "run_command", args);
+    for id in ["c1", "c2"] {
+        let report = dispatcher
+            .dispatch(&call(id, r#"{"path":"a"}"#), &run)
+            .await;
+        assert!(!report.replayed);
+    }
+    assert_eq!(
+        runs.load(Ordering::SeqCst),
+        2,
+        "the same command twice is two runs"
+    );
+    let keyed = r#"{"path":"a","idempotency_key":"retry-1"}"#;
+    dispatcher.dispatch(&call("c3", keyed), &run).await;
+    let again = dispatcher.dispatch(&call("c4", keyed), &run).await;
+    assert!(again.replayed, "an explicit key still makes a retry safe");
+    assert_eq!(runs.load(Ordering::SeqCst), 3);
+}

@@ -14,7 +14,7 @@ use serde::Serialize;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, Command};
 
-use super::output::HeadTail;
+use super::head_tail::HeadTail;
 
 /// A program to run to completion.
 #[derive(Debug, Clone)]
@@ -89,6 +89,7 @@ pub(crate) struct Finished {
 
 impl Finished {
     /// Exited with code 0.
+    #[cfg_attr(not(feature = "code"), allow(dead_code))]
     pub(crate) fn succeeded(&self) -> bool {
         self.exit_code == Some(0)
     }

@@ -1,5 +1,9 @@
 //! State the tools of one registry share: the configuration and what each session set.
 
+// The session's variables are read by the families that run commands and written by
+// `env_set`; a build with only the file family has no use for them.
+#![cfg_attr(not(feature = "system"), allow(dead_code))]
+
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Mutex, PoisonError};
 

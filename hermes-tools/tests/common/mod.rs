@@ -76,7 +76,10 @@ impl Bench {
         let error = &content["error"];
         assert_eq!(error["kind"], kind, "{tool}: {content}");
         let message = error["message"].as_str().unwrap_or_default().to_owned();
-        assert!(message.contains(needle), "{tool}: `{needle}` not in: {message}");
+        assert!(
+            message.contains(needle),
+            "{tool}: `{needle}` not in: {message}"
+        );
         message
     }
 }

@@ -1,5 +1,6 @@
 //! Tool names: `TERMINAL` -> terminal, `web-search` -> web_search, `write file` ->
-//! write_file, `TodoTool_tool` -> todo, `"calc"` -> calc, `terminall` -> terminal.
+//! write_file, `TodoTool_tool` -> todo, `"calc"` -> calc, `terminall` -> terminal, and an
+//! abbreviation of exactly one name: `CALC` -> calculator.
 
 use crate::dispatch::lookup::edit_distance;
 
@@ -36,6 +37,24 @@ pub(crate) fn repair(wanted: &str, names: &[&str]) -> Option<String> {
     match scored.as_slice() {
         [(best, name)] => Some((*name).to_owned()).filter(|_| *best >= SIMILARITY),
         [(best, name), (second, _), ..] if best > second => Some((*name).to_owned()),
+        [] => abbreviation(&target, names),
+        _ => None,
+    }
+}
+
+/// Shortest abbreviation repaired: `calc` for `calculator`.
+const MIN_ABBREVIATION: usize = 4;
+
+/// The one name `target` abbreviates (is the start of), if exactly one.
+fn abbreviation(target: &str, names: &[&str]) -> Option<String> {
+    if target.chars().count() < MIN_ABBREVIATION {
+        return None;
+    }
+    let mut starting = names
+        .iter()
+        .filter(|name| canonical(name).starts_with(target));
+    match (starting.next(), starting.next()) {
+        (Some(only), None) => Some((*only).to_owned()),
         _ => None,
     }
 }
@@ -90,7 +109,7 @@ mod tests {
         "write_file",
         "todo",
         "read_file",
-        "calc",
+        "calculator",
     ];
 
     #[test]
@@ -102,17 +121,28 @@ mod tests {
             ("WriteFile", Some("write_file")),
             ("TodoTool_tool", Some("todo")),
             ("todo_tool", Some("todo")),
-            ("\"calc\"", Some("calc")),
-            ("<tool_call name=\"calc\">", Some("calc")),
+            ("\"calculator\"", Some("calculator")),
+            ("<tool_call name=\"calculator\">", Some("calculator")),
+            ("CALC", Some("calculator")),
+            ("calc_tool", Some("calculator")),
             ("terminall", Some("terminal")),
             ("web_serch", Some("web_search")),
             ("xyz_no_such_tool", None),
             ("file", None),
+            ("write", Some("write_file")),
+            ("calculate", Some("calculator")),
+            ("cal", None),
             ("", None),
         ];
         for (wanted, expected) in cases {
             assert_eq!(repair(wanted, NAMES).as_deref(), expected, "{wanted}");
         }
+    }
+
+    #[test]
+    fn an_abbreviation_of_two_names_is_not_repaired() {
+        assert_eq!(repair("read", &["read_file", "read_url"]), None);
+        assert_eq!(repair("env", &["env_get", "env_set"]), None);
     }
 
     #[test]
