@@ -1,5 +1,6 @@
-//! Demo tools for examples, tests and the `hermes` CLI until the built-in families land.
+//! A demo tool for examples and tests that need one tool and nothing else, and the
+//! arithmetic evaluator behind it (which hermes-tools' `calculator` uses too).
 
 mod calc;
 
-pub use calc::{Calc, CalcArgs, CalcError, CalcResult, Found, evaluate};
+pub use calc::{Calc, CalcArgs, CalcError, CalcResult, Found, Function, calculate, evaluate};

@@ -40,9 +40,9 @@ pub(crate) struct TerminalArgs {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1))]
     timeout_seconds: Option<u64>,
-    /// Optional: a call repeating the exact arguments of an earlier successful one
-    /// returns that call's result without running the command again; to run the same
-    /// command again (a status check, say), send a new key.
+    /// Optional, for retries: a call carrying the same key as an earlier successful one
+    /// returns that call's result without running the command again (so a retry after
+    /// a lost answer does not run it twice). Without a key, every call runs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(max = 128))]
     idempotency_key: Option<String>,

@@ -1,14 +1,11 @@
-//! `calculator`: safe arithmetic, parsed by recursive descent and never run as code.
-//! It extends the seed's `calc` (`hermes_core::demo`) with `**`, `%`, a few functions
-//! and constants, and keeps its result shape: `{"expression": .., "result": ..}`.
+//! `calculator`: safe arithmetic, parsed by recursive descent and never run as code:
+//! the evaluator of the seed's `calc` (`hermes_core::demo`), with `**`, `%`, a few
+//! functions and constants, and its result shape: `{"expression": .., "result": ..}`.
 
-mod functions;
-mod parser;
-
+use hermes_core::demo::{CalcResult, calculate};
 use hermes_core::{Scope, ToolContext, ToolError, ToolSpec, TypedTool};
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-use serde_json::Number;
+use serde::Deserialize;
 
 use super::FAMILY_TAG;
 
@@ -28,15 +25,6 @@ pub(crate) struct CalculatorArgs {
     /// pi and e.
     #[schemars(length(min = 1, max = 1000))]
     expression: String,
-}
-
-/// What `calculator` returns.
-#[derive(Debug, Serialize)]
-pub(crate) struct CalculatorResult {
-    /// The expression, as given.
-    expression: String,
-    /// Its value: an integer when it is one (and exactly representable), else a float.
-    result: Number,
 }
 
 impl Calculator {
@@ -62,7 +50,7 @@ impl Calculator {
 
 impl TypedTool for Calculator {
     type Args = CalculatorArgs;
-    type Output = CalculatorResult;
+    type Output = CalcResult;
 
     fn spec(&self) -> &ToolSpec {
         &self.spec
@@ -72,41 +60,7 @@ impl TypedTool for Calculator {
         &self,
         args: CalculatorArgs,
         _ctx: &ToolContext,
-    ) -> Result<CalculatorResult, ToolError> {
-        let value = parser::evaluate(&args.expression).map_err(|error| {
-            ToolError::failed(format!(
-                "cannot evaluate `{}`: {error}; fix the expression and call again",
-                args.expression
-            ))
-        })?;
-        Ok(CalculatorResult {
-            expression: args.expression,
-            result: to_number(value),
-        })
-    }
-}
-
-/// An integer when the value is one (and exactly representable), else a float; as the
-/// seed's `calc` answers.
-fn to_number(value: f64) -> Number {
-    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
-    if value.fract() == 0.0 && value.abs() < EXACT {
-        #[expect(clippy::cast_possible_truncation, reason = "integral and below 2^53")]
-        Number::from(value as i64)
-    } else {
-        Number::from_f64(value).unwrap_or_else(|| Number::from(0))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn integral_results_are_integers() {
-        assert_eq!(to_number(14.0).to_string(), "14");
-        assert_eq!(to_number(-0.0).to_string(), "0");
-        assert_eq!(to_number(-2.8).to_string(), "-2.8");
-        assert_eq!(to_number(1e300).to_string(), "1e+300");
+    ) -> Result<CalcResult, ToolError> {
+        calculate(args.expression)
     }
 }

@@ -22,9 +22,9 @@ pub(crate) struct EnvSetArgs {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(max = MAX_VALUE_LEN))]
     value: Option<String>,
-    /// Optional: a call repeating the exact arguments of an earlier successful one
-    /// returns that call's result without running again; to set a variable back to a
-    /// value it had before, send a new key.
+    /// Optional, for retries: a call carrying the same key as an earlier successful one
+    /// returns that call's result without setting again. Without a key, every call
+    /// sets.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(max = 128))]
     #[expect(dead_code, reason = "the gateway reads it, to key the call")]

@@ -33,9 +33,9 @@ pub(crate) struct ProcessStartArgs {
     /// env_set).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     env: BTreeMap<String, String>,
-    /// Optional: a call repeating the exact arguments of an earlier successful one
-    /// returns that call's handle instead of starting another process; to start a second
-    /// copy of the same command, send a new key.
+    /// Optional, for retries: a call carrying the same key as an earlier successful one
+    /// returns that call's handle instead of starting another process. Without a key,
+    /// every call starts a process.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(max = 128))]
     idempotency_key: Option<String>,

@@ -2,7 +2,7 @@
 
 /// A function the calculator knows.
 #[derive(Debug)]
-pub(super) struct Function {
+pub struct Function {
     /// Its name, as written.
     pub(super) name: &'static str,
     /// How it is called, for error messages (`round(x[, digits])`).

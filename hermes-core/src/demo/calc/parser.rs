@@ -17,17 +17,18 @@ use std::fmt;
 use super::functions::{self, Function};
 
 /// Longest expression accepted, in bytes.
-pub(super) const MAX_LEN: usize = 1000;
+pub(crate) const MAX_LEN: usize = 1000;
 /// Deepest nesting (parentheses, signs, powers, calls) accepted.
-pub(super) const MAX_DEPTH: usize = 64;
+pub(crate) const MAX_DEPTH: usize = 64;
 
 /// Why an expression could not be evaluated.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub(super) enum CalcError {
+#[non_exhaustive]
+pub enum CalcError {
     /// Nothing to evaluate.
     #[error("the expression is empty")]
     Empty,
-    /// Longer than [`MAX_LEN`].
+    /// Longer than 1000 bytes.
     #[error("the expression is {len} bytes long, more than {MAX_LEN}; split the computation")]
     TooLong {
         /// Its length.
@@ -49,7 +50,7 @@ pub(super) enum CalcError {
         /// Where the `(` is.
         at: usize,
     },
-    /// Nested deeper than [`MAX_DEPTH`].
+    /// Nested deeper than 64 levels.
     #[error("the expression nests deeper than {MAX_DEPTH} levels; simplify it")]
     TooDeep,
     /// A division or modulo by zero, or zero to a negative power.
@@ -103,7 +104,7 @@ impl PartialEq for Function {
 
 /// What [`CalcError::Unexpected`] found.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Found {
+pub enum Found {
     /// A character.
     Char(char),
     /// The end of the input.
@@ -119,12 +120,19 @@ impl fmt::Display for Found {
     }
 }
 
-/// Evaluate `expression`.
+/// Evaluate an arithmetic expression.
+///
+/// ```
+/// use hermes_core::demo::evaluate;
+/// assert_eq!(evaluate("2 * (3 + 4) / -5"), Ok(-2.8));
+/// assert_eq!(evaluate("-2**2 + max(1, 2.5)"), Ok(-1.5));
+/// assert!(evaluate("1 / 0").is_err());
+/// ```
 ///
 /// # Errors
 ///
 /// A [`CalcError`] saying what is wrong and where.
-pub(super) fn evaluate(expression: &str) -> Result<f64, CalcError> {
+pub fn evaluate(expression: &str) -> Result<f64, CalcError> {
     if expression.len() > MAX_LEN {
         return Err(CalcError::TooLong {
             len: expression.len(),
