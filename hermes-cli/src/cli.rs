@@ -203,6 +203,31 @@ pub(crate) enum ToolCommand {
     /// Exits 0 when the tool succeeded, 1 when the call failed (the content is then
     /// {"error": {"kind", "message"}}), 2 on usage errors.
     Call(CallArgs),
+    /// Register the HTTP tools of a YAML file: validate it whole, copy it into the tool
+    /// directory ($HERMES_HOME/tools, else $XDG_CONFIG_HOME/hermes/tools, else
+    /// ~/.config/hermes/tools) and list what it registered.
+    ///
+    /// A file with any problem registers nothing; each problem is printed with its line
+    /// and column. Registering a file of the same name again replaces it.
+    Register(RegisterArgs),
+    /// Remove a tool registered from a YAML file (the file keeps its other tools).
+    Unregister(UnregisterArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RegisterArgs {
+    /// The YAML file of tools.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) config: PathBuf,
+    /// Print what was registered as JSON: {"file", "tools": [...]}.
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct UnregisterArgs {
+    /// The tool's name.
+    pub(crate) name: String,
 }
 
 #[derive(Debug, Args)]

@@ -70,6 +70,12 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
                 &mut stderr,
             ))?
         }
+        Command::Tool(ToolCommand::Register(args)) => {
+            commands::register::register(&registry, &args, &mut stdout)?
+        }
+        Command::Tool(ToolCommand::Unregister(args)) => {
+            commands::register::unregister(&registry, &args, &mut stdout)?
+        }
         Command::Permissions(PermissionsCommand::CheckCommand(args)) => {
             commands::permissions::check_command(&args, &mut stdout)?
         }

@@ -15,7 +15,7 @@ fn tool_list_shows_name_scope_and_description() {
     let mut lines = text.lines();
     assert_eq!(
         lines.next().unwrap().split_whitespace().collect::<Vec<_>>(),
-        ["NAME", "SCOPE", "DESCRIPTION"]
+        ["NAME", "SCOPE", "SOURCE", "DESCRIPTION"]
     );
     let rows: Vec<&str> = lines.collect();
     assert!(rows.len() >= 21, "the built-in tools: {text}");

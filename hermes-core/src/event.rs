@@ -66,6 +66,20 @@ pub enum AgentEvent {
         /// What was asked.
         prompt: String,
     },
+    /// A running tool reported progress ([`ToolContext::progress`](crate::ToolContext::progress)).
+    #[non_exhaustive]
+    ToolProgress {
+        /// The call's id.
+        tool_call_id: String,
+        /// What is happening, in words.
+        message: String,
+        /// Units done so far (bytes, files...), when counted.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        done: Option<u64>,
+        /// Units in all, when known.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        total: Option<u64>,
+    },
     /// A call finished, successfully or not.
     #[non_exhaustive]
     ToolCallFinished {
@@ -85,6 +99,27 @@ pub enum AgentEvent {
         /// The start of the result sent to the model (at most 500 bytes).
         preview: String,
     },
+    /// A source of tools (a YAML file...) was loaded again and its tools swapped in.
+    /// Calls in flight finish on the tools they started with.
+    #[non_exhaustive]
+    ToolsReloaded {
+        /// The source, e.g. the file's path.
+        source: String,
+        /// Tools that are new, sorted.
+        added: Vec<String>,
+        /// Tools whose definition changed, sorted.
+        changed: Vec<String>,
+        /// Tools no longer offered, sorted.
+        removed: Vec<String>,
+    },
+    /// A source of tools changed but could not be loaded; its previous tools keep serving.
+    #[non_exhaustive]
+    ToolsReloadFailed {
+        /// The source, e.g. the file's path.
+        source: String,
+        /// Why, with file, line and column where known.
+        error: String,
+    },
     /// The run ended.
     #[non_exhaustive]
     Finished {
@@ -93,6 +128,32 @@ pub enum AgentEvent {
         /// Rounds run.
         rounds: u32,
     },
+}
+
+impl AgentEvent {
+    /// A [`ToolsReloaded`](Self::ToolsReloaded) event, for sources of tools outside
+    /// this crate (hermes-tools' YAML files).
+    pub fn tools_reloaded(
+        source: impl Into<String>,
+        added: Vec<String>,
+        changed: Vec<String>,
+        removed: Vec<String>,
+    ) -> Self {
+        Self::ToolsReloaded {
+            source: source.into(),
+            added,
+            changed,
+            removed,
+        }
+    }
+
+    /// A [`ToolsReloadFailed`](Self::ToolsReloadFailed) event.
+    pub fn tools_reload_failed(source: impl Into<String>, error: impl Into<String>) -> Self {
+        Self::ToolsReloadFailed {
+            source: source.into(),
+            error: error.into(),
+        }
+    }
 }
 
 impl fmt::Display for AgentEvent {
@@ -138,6 +199,19 @@ impl fmt::Display for AgentEvent {
                 name,
                 prompt,
             } => write!(f, "tool {name} [{tool_call_id}] needs approval: {prompt}"),
+            Self::ToolProgress {
+                tool_call_id,
+                message,
+                done,
+                total,
+            } => {
+                write!(f, "tool [{tool_call_id}] progress: {message}")?;
+                match (done, total) {
+                    (Some(done), Some(total)) => write!(f, " ({done}/{total})"),
+                    (Some(done), None) => write!(f, " ({done})"),
+                    _ => Ok(()),
+                }
+            }
             Self::ToolCallFinished {
                 tool_call_id,
                 name,
@@ -151,6 +225,30 @@ impl fmt::Display for AgentEvent {
                     f,
                     "tool {name} [{tool_call_id}] finished: {outcome} in {:.3} ms{replayed}",
                     duration.as_secs_f64() * 1000.0
+                )
+            }
+            Self::ToolsReloaded {
+                source,
+                added,
+                changed,
+                removed,
+            } => {
+                write!(f, "tools reloaded from {source}:")?;
+                for (label, names) in [("added", added), ("changed", changed), ("removed", removed)]
+                {
+                    if !names.is_empty() {
+                        write!(f, " {label} {}", names.join(", "))?;
+                    }
+                }
+                if added.is_empty() && changed.is_empty() && removed.is_empty() {
+                    f.write_str(" no change")?;
+                }
+                Ok(())
+            }
+            Self::ToolsReloadFailed { source, error } => {
+                write!(
+                    f,
+                    "tools from {source} not reloaded (previous set kept): {error}"
                 )
             }
             Self::Finished { status, rounds } => {

@@ -83,7 +83,7 @@ pub use policy::{
 pub use protocol::{
     AssistantMessage, FunctionCall, Message, Role, ToolCall, ToolCallKind, ToolMessage, Usage,
 };
-pub use registry::{Availability, Registry};
+pub use registry::{Availability, Registry, SourceSwap};
 pub use run_context::RunContext;
 pub use tokio_util::sync::CancellationToken;
 pub use tool::{

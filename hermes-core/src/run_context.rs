@@ -29,6 +29,9 @@ pub(crate) struct RunShared {
     /// made by that dispatcher reads them from here instead of holding its own handle:
     /// one reference count less on every call.
     pub(crate) gate: OnceLock<Arc<Gate>>,
+    /// Where the run's events go, for tools reporting progress
+    /// ([`ToolContext::progress`](crate::ToolContext::progress)).
+    pub(crate) events: Option<EventSink>,
 }
 
 impl RunShared {
@@ -42,6 +45,7 @@ impl RunShared {
             session_id,
             cancellation,
             gate: OnceLock::new(),
+            events: None,
         }
     }
 }
@@ -89,6 +93,7 @@ impl RunContext {
     /// Record the run's events in `sink`.
     #[must_use]
     pub fn with_events(mut self, sink: EventSink) -> Self {
+        Arc::make_mut(&mut self.shared).events = Some(sink.clone());
         self.events = Some(sink);
         self
     }

@@ -15,6 +15,17 @@ pub struct ToolsConfig {
     pub(crate) allow_network: bool,
     pub(crate) command_timeout: Duration,
     pub(crate) max_command_timeout: Duration,
+    /// The network family's settings.
+    #[cfg(feature = "network")]
+    pub(crate) network: crate::NetworkConfig,
+    /// The platform family's settings.
+    #[cfg(any(
+        feature = "git",
+        feature = "database",
+        feature = "docker",
+        feature = "redis"
+    ))]
+    pub(crate) platform: crate::PlatformConfig,
 }
 
 impl Default for ToolsConfig {
@@ -36,6 +47,15 @@ impl ToolsConfig {
                 allow_network: false,
                 command_timeout: Duration::from_secs(60),
                 max_command_timeout: Duration::from_secs(600),
+                #[cfg(feature = "network")]
+                network: crate::NetworkConfig::default(),
+                #[cfg(any(
+                    feature = "git",
+                    feature = "database",
+                    feature = "docker",
+                    feature = "redis"
+                ))]
+                platform: crate::PlatformConfig::default(),
             },
         }
     }
@@ -68,6 +88,23 @@ impl ToolsConfig {
     /// The longest timeout a call may ask for.
     pub fn max_command_timeout(&self) -> Duration {
         self.max_command_timeout
+    }
+
+    /// The network family's settings.
+    #[cfg(feature = "network")]
+    pub fn network(&self) -> &crate::NetworkConfig {
+        &self.network
+    }
+
+    /// The platform family's settings.
+    #[cfg(any(
+        feature = "git",
+        feature = "database",
+        feature = "docker",
+        feature = "redis"
+    ))]
+    pub fn platform(&self) -> &crate::PlatformConfig {
+        &self.platform
     }
 }
 
@@ -117,6 +154,25 @@ impl ToolsConfigBuilder {
     pub fn command_timeouts(mut self, default: Duration, max: Duration) -> Self {
         self.config.command_timeout = default;
         self.config.max_command_timeout = max.max(default);
+        self
+    }
+
+    /// The network family's settings (search provider, private hosts...).
+    #[cfg(feature = "network")]
+    pub fn network(mut self, network: crate::NetworkConfig) -> Self {
+        self.config.network = network;
+        self
+    }
+
+    /// The platform family's settings (Redis server, Docker engine...).
+    #[cfg(any(
+        feature = "git",
+        feature = "database",
+        feature = "docker",
+        feature = "redis"
+    ))]
+    pub fn platform(mut self, platform: crate::PlatformConfig) -> Self {
+        self.config.platform = platform;
         self
     }
 

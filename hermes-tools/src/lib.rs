@@ -1,12 +1,23 @@
 //! The built-in tools of [hermes](https://github.com/hermes-rs/hermes), in families, one
-//! cargo feature each (all on by default):
+//! cargo feature each (all on by default; `platform` splits into one per backend):
 //!
 //! - `system`: `terminal`, `process_start`, `process_output`, `process_kill`,
 //!   `process_list`, `env_get`, `env_set`, `system_info`;
 //! - `file`: `file_read`, `file_write`, `file_edit`, `list_directory`, `file_search`,
 //!   `file_delete`, `archive`;
 //! - `code`: `code_execute`, `code_test`, `code_analyze`, `calculator`, `json_query`,
-//!   `text_diff`.
+//!   `text_diff`;
+//! - `network`: `web_search`, `http_request`, `web_fetch`, `web_extract`,
+//!   `download_file`, `dns_lookup`, `port_check`, `websocket`, `rss_read`;
+//! - `multimedia`: `image_info`, `image_transform`, `pdf_read`, `audio_info`,
+//!   `video_info`, `video_frame`;
+//! - `platform` (= `git` + `database` + `docker` + `redis`): `git_status`, `git_log`,
+//!   `git_diff`, `git_commit`, `database_query`, `docker_inspect`, `docker_run`,
+//!   `redis_command`;
+//! - `yaml`: HTTP tools defined in YAML files, hot reloaded ([`yaml`]).
+//!
+//! Network tools reach public addresses only, unless [`NetworkConfig`] allows private
+//! ones (the SSRF guard checks the resolved address, and every redirect).
 //!
 //! Every tool declares its scope, the permissions it needs and the kind of each path,
 //! command or URL parameter, so the permission engine judges it without tool-specific
@@ -17,13 +28,26 @@
 //!
 //! ```
 //! let registry = hermes_tools::builtin(hermes_tools::ToolsConfig::default())?;
-//! assert!(registry.contains("calculator"));
+//! for name in registry.names() {
+//!     println!("{name}");
+//! }
 //! # Ok::<(), hermes_core::Error>(())
 //! ```
 //!
 //! The README holds a table of every tool: name, family, scope, permissions.
 
-#[cfg(any(feature = "system", feature = "file", feature = "code"))]
+#[cfg(any(
+    feature = "system",
+    feature = "file",
+    feature = "code",
+    feature = "network",
+    feature = "multimedia",
+    feature = "git",
+    feature = "database",
+    feature = "docker",
+    feature = "redis",
+    feature = "yaml"
+))]
 mod common;
 mod config;
 mod workspace;
@@ -32,8 +56,21 @@ mod workspace;
 mod code;
 #[cfg(feature = "file")]
 mod file;
+#[cfg(feature = "multimedia")]
+mod multimedia;
+#[cfg(feature = "network")]
+mod network;
+#[cfg(any(
+    feature = "git",
+    feature = "database",
+    feature = "docker",
+    feature = "redis"
+))]
+mod platform;
 #[cfg(feature = "system")]
 mod system;
+#[cfg(feature = "yaml")]
+pub mod yaml;
 
 use std::sync::Arc;
 
@@ -42,8 +79,25 @@ use hermes_core::{Error, Registry, Tool};
 pub use config::{ToolsConfig, ToolsConfigBuilder};
 pub use workspace::Workspace;
 
+#[cfg(feature = "network")]
+pub use network::NetworkConfig;
+#[cfg(any(
+    feature = "git",
+    feature = "database",
+    feature = "docker",
+    feature = "redis"
+))]
+pub use platform::PlatformConfig;
+
 /// The tool families, as tagged on each tool (`family:system` and so on).
-pub const FAMILIES: &[&str] = &["system", "file", "code"];
+pub const FAMILIES: &[&str] = &[
+    "system",
+    "file",
+    "code",
+    "network",
+    "multimedia",
+    "platform",
+];
 
 /// A registry holding every built-in tool of the enabled families.
 ///
@@ -76,7 +130,17 @@ pub fn register_builtin(registry: &Registry, config: ToolsConfig) -> Result<(), 
 /// [`Error::InvalidSchema`](hermes_core::Error) or another spec error: a bug in this
 /// crate (its tests build every tool).
 pub fn tools(config: ToolsConfig) -> Result<Vec<Arc<dyn Tool>>, Error> {
-    #[cfg(any(feature = "system", feature = "file", feature = "code"))]
+    #[cfg(any(
+        feature = "system",
+        feature = "file",
+        feature = "code",
+        feature = "network",
+        feature = "multimedia",
+        feature = "git",
+        feature = "database",
+        feature = "docker",
+        feature = "redis"
+    ))]
     {
         let shared = Arc::new(common::Shared::new(config));
         let mut tools: Vec<Arc<dyn Tool>> = Vec::new();
@@ -86,9 +150,30 @@ pub fn tools(config: ToolsConfig) -> Result<Vec<Arc<dyn Tool>>, Error> {
         tools.extend(file::tools(&shared)?);
         #[cfg(feature = "code")]
         tools.extend(code::tools(&shared)?);
+        #[cfg(feature = "network")]
+        tools.extend(network::tools(&shared)?);
+        #[cfg(feature = "multimedia")]
+        tools.extend(multimedia::tools(&shared)?);
+        #[cfg(any(
+            feature = "git",
+            feature = "database",
+            feature = "docker",
+            feature = "redis"
+        ))]
+        tools.extend(platform::tools(&shared)?);
         Ok(tools)
     }
-    #[cfg(not(any(feature = "system", feature = "file", feature = "code")))]
+    #[cfg(not(any(
+        feature = "system",
+        feature = "file",
+        feature = "code",
+        feature = "network",
+        feature = "multimedia",
+        feature = "git",
+        feature = "database",
+        feature = "docker",
+        feature = "redis"
+    )))]
     {
         let _ = config;
         Ok(Vec::new())

@@ -2,5 +2,6 @@
 
 pub(crate) mod parse;
 pub(crate) mod permissions;
+pub(crate) mod register;
 pub(crate) mod run;
 pub(crate) mod tool;

@@ -18,6 +18,12 @@ pub(crate) async fn run(
     out: &mut dyn Write,
 ) -> anyhow::Result<Status> {
     let backend = backend(args)?;
+    // YAML tools are reloaded while the run goes on (not with --tools, which fixes the set).
+    let _watchers = if args.tools.is_empty() {
+        crate::tools::watch(&registry)
+    } else {
+        Vec::new()
+    };
     let registry = if args.tools.is_empty() {
         registry
     } else {

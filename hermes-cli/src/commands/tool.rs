@@ -18,6 +18,15 @@ struct Listing<'a> {
     permissions: &'a [String],
     timeout_ms: u128,
     max_result_bytes: usize,
+    /// `builtin`, or the file the tool was registered from.
+    source: String,
+}
+
+/// Where a tool came from: `builtin`, or its source (a YAML file's path).
+fn source(registry: &Registry, name: &str) -> String {
+    registry
+        .source_of(name)
+        .unwrap_or_else(|| "builtin".to_owned())
 }
 
 pub(crate) fn list(
@@ -39,6 +48,7 @@ pub(crate) fn list(
                     permissions: spec.permissions(),
                     timeout_ms: spec.timeout().as_millis(),
                     max_result_bytes: spec.max_result_bytes(),
+                    source: source(registry, spec.name()),
                 }
             })
             .collect();
@@ -52,13 +62,28 @@ pub(crate) fn list(
         .max()
         .unwrap_or(4)
         .max(4);
-    writeln!(out, "{:<width$}  {:<9}  DESCRIPTION", "NAME", "SCOPE")?;
-    for tool in &tools {
+    // The file name is enough in the table; --json has the whole path.
+    let sources: Vec<String> = tools
+        .iter()
+        .map(|tool| {
+            let source = source(registry, tool.spec().name());
+            std::path::Path::new(&source)
+                .file_name()
+                .map_or(source.clone(), |name| name.to_string_lossy().into_owned())
+        })
+        .collect();
+    let source_width = sources.iter().map(String::len).max().unwrap_or(6).max(6);
+    writeln!(
+        out,
+        "{:<width$}  {:<9}  {:<source_width$}  DESCRIPTION",
+        "NAME", "SCOPE", "SOURCE"
+    )?;
+    for (tool, source) in tools.iter().zip(&sources) {
         let spec = tool.spec();
         let summary = spec.description().lines().next().unwrap_or_default();
         writeln!(
             out,
-            "{:<width$}  {:<9}  {summary}",
+            "{:<width$}  {:<9}  {source:<source_width$}  {summary}",
             spec.name(),
             spec.scope().as_str()
         )?;

@@ -5,10 +5,15 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-/// Run `hermes` with `args`, logs off.
+/// Run `hermes` with `args`, logs off, and a HERMES_HOME without tool files (so what
+/// the user registered on this machine cannot change the output).
 pub(crate) fn hermes(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_hermes"))
         .args(args)
+        .env(
+            "HERMES_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/hermes-home-without-tools"),
+        )
         .env_remove("HERMES_LOG")
         .output()
         .expect("hermes runs")

@@ -191,6 +191,88 @@ impl Registry {
         self.shared.teardowns.reopen();
     }
 
+    /// Swap every tool registered from `source` (a YAML file's path, a plugin's name...)
+    /// for `tools`, in one step: a request sees either the old set or the new one, never a
+    /// mix. Calls in flight finish on the tools they started with; tools left out stop
+    /// being offered at once. Tools registered without a source, or from another source,
+    /// are never touched.
+    ///
+    /// ```
+    /// use hermes_core::{Registry, demo::Calc};
+    ///
+    /// let registry = Registry::new();
+    /// let swap = registry.swap_source("tools.yaml", vec![std::sync::Arc::new(Calc::new())])?;
+    /// assert_eq!(swap.added, ["calc"]);
+    /// assert_eq!(registry.source_of("calc").as_deref(), Some("tools.yaml"));
+    /// let swap = registry.swap_source("tools.yaml", Vec::new())?;
+    /// assert_eq!(swap.removed, ["calc"]);
+    /// # Ok::<(), hermes_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::DuplicateTool`] if a name appears twice in `tools` or belongs to a tool
+    /// not from `source`; [`Error::InvalidSchema`] if a schema does not compile. The
+    /// registry is then unchanged.
+    pub fn swap_source(
+        &self,
+        source: &str,
+        tools: Vec<Arc<dyn Tool>>,
+    ) -> Result<SourceSwap, Error> {
+        let tag: Arc<str> = Arc::from(source);
+        let mut fresh = Vec::with_capacity(tools.len());
+        for tool in tools {
+            fresh.push(Arc::new(Entry::new(
+                tool,
+                self.shared.teardowns.clone(),
+                Some(Arc::clone(&tag)),
+            )?));
+        }
+        self.update(|entries| {
+            let mut swap = SourceSwap::default();
+            let mut incoming = std::collections::HashSet::with_capacity(fresh.len());
+            for entry in &fresh {
+                let name = entry.spec().name();
+                if !incoming.insert(name) {
+                    return Err(Error::DuplicateTool {
+                        name: name.to_owned(),
+                    });
+                }
+                match entries.get(name) {
+                    Some(old) if old.source().map(AsRef::as_ref) != Some(source) => {
+                        return Err(Error::DuplicateTool {
+                            name: name.to_owned(),
+                        });
+                    }
+                    Some(_) => swap.replaced.push(name.to_owned()),
+                    None => swap.added.push(name.to_owned()),
+                }
+            }
+            entries.retain(|name, entry| {
+                let ours = entry.source().map(AsRef::as_ref) == Some(source);
+                if ours && !incoming.contains(name.as_str()) {
+                    swap.removed.push(name.clone());
+                    return false;
+                }
+                true
+            });
+            for entry in &fresh {
+                entries.insert(entry.spec().name().to_owned(), Arc::clone(entry));
+            }
+            swap.added.sort_unstable();
+            swap.replaced.sort_unstable();
+            swap.removed.sort_unstable();
+            Ok(swap)
+        })
+    }
+
+    /// The source a tool was registered from with [`swap_source`](Self::swap_source);
+    /// `None` for tools registered one by one, or unknown names.
+    pub fn source_of(&self, name: &str) -> Option<String> {
+        self.lookup(name)
+            .and_then(|entry| entry.source().map(|source| source.to_string()))
+    }
+
     pub(crate) fn lookup(&self, name: &str) -> Option<Arc<Entry>> {
         self.shared.current.load().entries.get(name).cloned()
     }
@@ -200,7 +282,7 @@ impl Registry {
     }
 
     fn entry(&self, tool: Arc<dyn Tool>) -> Result<Arc<Entry>, Error> {
-        Entry::new(tool, self.shared.teardowns.clone()).map(Arc::new)
+        Entry::new(tool, self.shared.teardowns.clone(), None).map(Arc::new)
     }
 
     /// Apply `change` to a copy of the current entries and swap it in if it succeeds.
@@ -215,6 +297,18 @@ impl Registry {
         self.shared.current.store(Arc::new(Snapshot::new(entries)));
         Ok(outcome)
     }
+}
+
+/// What [`Registry::swap_source`] changed: tool names, each list sorted.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SourceSwap {
+    /// Names the source did not have before.
+    pub added: Vec<String>,
+    /// Names the source had and still has (their tools were swapped for the new ones).
+    pub replaced: Vec<String>,
+    /// Names the source no longer has.
+    pub removed: Vec<String>,
 }
 
 impl fmt::Debug for Registry {

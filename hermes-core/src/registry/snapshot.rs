@@ -38,10 +38,17 @@ pub(crate) struct Entry {
     defaults: Defaults,
     setup: OnceCell<Result<(), String>>,
     teardowns: TaskTracker,
+    /// Where the tool came from when it was registered as part of a source (a YAML
+    /// file...); see `Registry::swap_source`.
+    source: Option<Arc<str>>,
 }
 
 impl Entry {
-    pub(crate) fn new(tool: Arc<dyn Tool>, teardowns: TaskTracker) -> Result<Self, Error> {
+    pub(crate) fn new(
+        tool: Arc<dyn Tool>,
+        teardowns: TaskTracker,
+        source: Option<Arc<str>>,
+    ) -> Result<Self, Error> {
         let spec = tool.spec();
         let validator = jsonschema::options()
             .should_validate_formats(true)
@@ -57,7 +64,13 @@ impl Entry {
             defaults,
             setup: OnceCell::new(),
             teardowns,
+            source,
         })
+    }
+
+    /// The source the tool was registered from, if any.
+    pub(crate) fn source(&self) -> Option<&Arc<str>> {
+        self.source.as_ref()
     }
 
     pub(crate) fn tool(&self) -> &Arc<dyn Tool> {

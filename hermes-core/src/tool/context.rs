@@ -221,6 +221,20 @@ impl ToolContext {
         Ok(())
     }
 
+    /// Report progress of a long call (a download, an archive...) as a `tool_progress`
+    /// event, when the run records events; costs nothing when it does not. `done` and
+    /// `total` count whatever units fit (bytes, files).
+    pub fn progress(&self, message: impl Into<String>, done: Option<u64>, total: Option<u64>) {
+        if let Some(sink) = &self.run.events {
+            sink.emit(crate::AgentEvent::ToolProgress {
+                tool_call_id: self.tool_call_id.clone(),
+                message: message.into(),
+                done,
+                total,
+            });
+        }
+    }
+
     /// Cancel this call only (its timeout ran out); the run goes on.
     pub(crate) fn cancel_call(&self) {
         self.cancellation().cancel();

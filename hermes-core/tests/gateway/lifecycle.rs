@@ -240,3 +240,57 @@ fn draft_7_schemas_are_accepted() {
         .register(echo("draft7", schema, Scope::Read))
         .unwrap();
 }
+
+#[tokio::test]
+async fn a_source_swaps_as_one_and_leaves_other_tools_alone() {
+    let gates = Gates::new();
+    let registry = Registry::new();
+    registry.register(add()).unwrap();
+    let tool =
+        |name: &str, version| Arc::new(gates.tool(name, version)) as Arc<dyn hermes_core::Tool>;
+
+    let first = registry
+        .swap_source("a.yaml", vec![tool("one", 1), tool("two", 1)])
+        .unwrap();
+    assert_eq!(
+        (first.added, first.replaced, first.removed),
+        (vec!["one".to_owned(), "two".to_owned()], vec![], vec![])
+    );
+    assert_eq!(registry.source_of("one").as_deref(), Some("a.yaml"));
+    assert_eq!(registry.source_of("add"), None);
+
+    // A name taken by a tool of another origin, or twice in the set: refused, nothing
+    // changes.
+    let taken = registry.swap_source("a.yaml", vec![tool("add", 2)]);
+    assert!(matches!(taken, Err(Error::DuplicateTool { name }) if name == "add"));
+    let twice = registry.swap_source("b.yaml", vec![tool("three", 1), tool("three", 2)]);
+    assert!(matches!(twice, Err(Error::DuplicateTool { name }) if name == "three"));
+    let stolen = registry.swap_source("b.yaml", vec![tool("one", 2)]);
+    assert!(matches!(stolen, Err(Error::DuplicateTool { name }) if name == "one"));
+    assert_eq!(registry.names(), ["add", "one", "two"]);
+
+    // The next version: one kept (swapped), two gone, three new.
+    let second = registry
+        .swap_source("a.yaml", vec![tool("one", 2), tool("three", 1)])
+        .unwrap();
+    assert_eq!(second.added, ["three"]);
+    assert_eq!(second.replaced, ["one"]);
+    assert_eq!(second.removed, ["two"]);
+    assert_eq!(registry.names(), ["add", "one", "three"]);
+    let dispatcher = Dispatcher::new(registry.clone());
+    gates.open("g");
+    let report = dispatcher
+        .dispatch(
+            &ToolCall::new("c", "one", r#"{"gate":"g"}"#),
+            &RunContext::new(),
+        )
+        .await;
+    assert_eq!(report.message.content, r#"{"gate":"g","version":2}"#);
+    let gone = dispatcher
+        .dispatch(
+            &ToolCall::new("d", "two", r#"{"gate":"g"}"#),
+            &RunContext::new(),
+        )
+        .await;
+    assert_eq!(error_of(&gone.message.content)["kind"], "not_found");
+}

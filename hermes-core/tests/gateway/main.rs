@@ -13,6 +13,7 @@ mod idempotency;
 mod lifecycle;
 mod ordering;
 mod parallel;
+mod progress;
 mod repairs;
 mod result_cap;
 mod timeout_and_panic;

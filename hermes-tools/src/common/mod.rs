@@ -1,12 +1,72 @@
 //! What the tools share: path resolution, subprocesses, output bounds, session state.
-//! Each lives here once; a tool that needs one of these uses it from here.
+//! Each lives here once; a tool that needs one of these uses it from here. The HTTP
+//! layer serves the network family and the YAML-configured tools.
 
-#[cfg(any(feature = "system", feature = "code"))]
+#[cfg(any(feature = "system", feature = "code", feature = "multimedia"))]
 pub(crate) mod head_tail;
+#[cfg(any(feature = "network", feature = "yaml"))]
+pub(crate) mod http;
+#[cfg(any(
+    feature = "system",
+    feature = "file",
+    feature = "code",
+    feature = "network",
+    feature = "multimedia",
+    feature = "git",
+    feature = "database",
+    feature = "docker",
+    feature = "redis"
+))]
 pub(crate) mod output;
+#[cfg(any(
+    feature = "system",
+    feature = "file",
+    feature = "code",
+    feature = "network",
+    feature = "multimedia",
+    feature = "git",
+    feature = "database",
+    feature = "docker",
+    feature = "redis"
+))]
+// Redis and Docker take no paths: built alone, they leave it unused.
+#[cfg_attr(
+    not(any(
+        feature = "system",
+        feature = "file",
+        feature = "code",
+        feature = "network",
+        feature = "multimedia",
+        feature = "git",
+        feature = "database"
+    )),
+    allow(dead_code)
+)]
 pub(crate) mod paths;
-#[cfg(any(feature = "system", feature = "code"))]
+#[cfg(any(feature = "system", feature = "code", feature = "multimedia"))]
 pub(crate) mod process;
+#[cfg(any(
+    feature = "system",
+    feature = "file",
+    feature = "code",
+    feature = "network",
+    feature = "multimedia",
+    feature = "git",
+    feature = "database",
+    feature = "docker",
+    feature = "redis"
+))]
 pub(crate) mod session;
 
+#[cfg(any(
+    feature = "system",
+    feature = "file",
+    feature = "code",
+    feature = "network",
+    feature = "multimedia",
+    feature = "git",
+    feature = "database",
+    feature = "docker",
+    feature = "redis"
+))]
 pub(crate) use session::Shared;
