@@ -36,18 +36,7 @@
 //!
 //! The README holds a table of every tool: name, family, scope, permissions.
 
-#[cfg(any(
-    feature = "system",
-    feature = "file",
-    feature = "code",
-    feature = "network",
-    feature = "multimedia",
-    feature = "git",
-    feature = "database",
-    feature = "docker",
-    feature = "redis",
-    feature = "yaml"
-))]
+#[cfg(any(feature = "_family", feature = "yaml"))]
 mod common;
 mod config;
 mod workspace;
@@ -130,17 +119,7 @@ pub fn register_builtin(registry: &Registry, config: ToolsConfig) -> Result<(), 
 /// [`Error::InvalidSchema`](hermes_core::Error) or another spec error: a bug in this
 /// crate (its tests build every tool).
 pub fn tools(config: ToolsConfig) -> Result<Vec<Arc<dyn Tool>>, Error> {
-    #[cfg(any(
-        feature = "system",
-        feature = "file",
-        feature = "code",
-        feature = "network",
-        feature = "multimedia",
-        feature = "git",
-        feature = "database",
-        feature = "docker",
-        feature = "redis"
-    ))]
+    #[cfg(feature = "_family")]
     {
         let shared = Arc::new(common::Shared::new(config));
         let mut tools: Vec<Arc<dyn Tool>> = Vec::new();
@@ -163,17 +142,7 @@ pub fn tools(config: ToolsConfig) -> Result<Vec<Arc<dyn Tool>>, Error> {
         tools.extend(platform::tools(&shared)?);
         Ok(tools)
     }
-    #[cfg(not(any(
-        feature = "system",
-        feature = "file",
-        feature = "code",
-        feature = "network",
-        feature = "multimedia",
-        feature = "git",
-        feature = "database",
-        feature = "docker",
-        feature = "redis"
-    )))]
+    #[cfg(not(feature = "_family"))]
     {
         let _ = config;
         Ok(Vec::new())

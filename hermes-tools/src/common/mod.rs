@@ -2,33 +2,20 @@
 //! Each lives here once; a tool that needs one of these uses it from here. The HTTP
 //! layer serves the network family and the YAML-configured tools.
 
+#[cfg(any(
+    feature = "file",
+    feature = "multimedia",
+    feature = "git",
+    feature = "network"
+))]
+pub(crate) mod blocking;
 #[cfg(any(feature = "system", feature = "code", feature = "multimedia"))]
 pub(crate) mod head_tail;
 #[cfg(any(feature = "network", feature = "yaml"))]
 pub(crate) mod http;
-#[cfg(any(
-    feature = "system",
-    feature = "file",
-    feature = "code",
-    feature = "network",
-    feature = "multimedia",
-    feature = "git",
-    feature = "database",
-    feature = "docker",
-    feature = "redis"
-))]
+#[cfg(feature = "_family")]
 pub(crate) mod output;
-#[cfg(any(
-    feature = "system",
-    feature = "file",
-    feature = "code",
-    feature = "network",
-    feature = "multimedia",
-    feature = "git",
-    feature = "database",
-    feature = "docker",
-    feature = "redis"
-))]
+#[cfg(feature = "_family")]
 // Redis and Docker take no paths: built alone, they leave it unused.
 #[cfg_attr(
     not(any(
@@ -45,28 +32,10 @@ pub(crate) mod output;
 pub(crate) mod paths;
 #[cfg(any(feature = "system", feature = "code", feature = "multimedia"))]
 pub(crate) mod process;
-#[cfg(any(
-    feature = "system",
-    feature = "file",
-    feature = "code",
-    feature = "network",
-    feature = "multimedia",
-    feature = "git",
-    feature = "database",
-    feature = "docker",
-    feature = "redis"
-))]
+#[cfg(feature = "_family")]
 pub(crate) mod session;
+#[cfg(any(feature = "file", feature = "git"))]
+pub(crate) mod time;
 
-#[cfg(any(
-    feature = "system",
-    feature = "file",
-    feature = "code",
-    feature = "network",
-    feature = "multimedia",
-    feature = "git",
-    feature = "database",
-    feature = "docker",
-    feature = "redis"
-))]
+#[cfg(feature = "_family")]
 pub(crate) use session::Shared;

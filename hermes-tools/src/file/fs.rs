@@ -5,62 +5,9 @@ use std::fs::Metadata;
 use std::io;
 use std::path::Path;
 
-use hermes_core::{CancellationToken, ToolContext, ToolError};
+use hermes_core::ToolError;
 
-/// Run blocking filesystem work on tokio's blocking pool.
-///
-/// # Errors
-///
-/// What `work` returns, or a failure if the blocking task itself crashed.
-pub(crate) async fn blocking<T, F>(tool: &str, work: F) -> Result<T, ToolError>
-where
-    T: Send + 'static,
-    F: FnOnce() -> Result<T, ToolError> + Send + 'static,
-{
-    match tokio::task::spawn_blocking(work).await {
-        Ok(result) => result,
-        Err(error) if error.is_panic() => Err(ToolError::Panicked {
-            tool: tool.to_owned(),
-            message: "the filesystem task panicked".to_owned(),
-        }),
-        Err(_) => Err(ToolError::Cancelled {
-            tool: tool.to_owned(),
-        }),
-    }
-}
-
-/// Lets blocking work notice that its call was cancelled or timed out.
-#[derive(Debug, Clone)]
-pub(crate) struct Stop {
-    /// The tool named in the error.
-    tool: &'static str,
-    /// The call's cancellation.
-    token: CancellationToken,
-}
-
-impl Stop {
-    /// Watch the cancellation of the call `ctx` serves.
-    pub(crate) fn of(tool: &'static str, ctx: &ToolContext) -> Self {
-        Self {
-            tool,
-            token: ctx.cancellation().clone(),
-        }
-    }
-
-    /// `Err(Cancelled)` once the call should stop.
-    ///
-    /// # Errors
-    ///
-    /// [`ToolError::Cancelled`] when the run was stopped or the call timed out.
-    pub(crate) fn check(&self) -> Result<(), ToolError> {
-        if self.token.is_cancelled() {
-            return Err(ToolError::Cancelled {
-                tool: self.tool.to_owned(),
-            });
-        }
-        Ok(())
-    }
-}
+pub(crate) use crate::common::blocking::{Stop, blocking};
 
 /// The metadata of `path` (shown as `shown`), which must be a regular file: a
 /// directory, a FIFO (whose opening would block), a socket or a device is refused.

@@ -10,10 +10,10 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::fs::{Stop, blocking, failure};
-use super::timestamp::rfc3339;
 use super::walk::{Gitignore, Hidden, walk};
 use crate::common::Shared;
 use crate::common::paths::{display, resolve, workspace_root};
+use crate::common::time::rfc3339;
 
 /// Arguments of `list_directory`.
 #[derive(Debug, Deserialize, JsonSchema)]

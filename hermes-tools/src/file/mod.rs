@@ -4,7 +4,7 @@
 //! One module per tool; what several tools share lives once: [`fs`] (blocking work,
 //! cancellation, error messages), [`text`] (binary detection and decoding), [`atomic`]
 //! (atomic replacement), [`walk`] (directory walks honouring hidden files and
-//! `.gitignore`) and [`timestamp`]. Every path goes through
+//! `.gitignore`) and [`crate::common::time`]. Every path goes through
 //! [`resolve`](crate::common::paths::resolve), every output is bounded.
 
 mod archive;
@@ -16,7 +16,6 @@ mod list;
 mod read;
 mod search;
 mod text;
-mod timestamp;
 mod walk;
 mod write;
 

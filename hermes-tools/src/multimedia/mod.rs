@@ -4,7 +4,7 @@
 //! One module per tool; what several tools share lives once: [`source`] (the input file:
 //! resolved, a regular file, within a size limit), [`destination`] (the output file:
 //! never overwritten unless asked, written atomically), [`blocking`] (CPU-heavy work off
-//! the runtime's threads, stoppable), [`raster`] (image decoding under dimension limits,
+//! the runtime's threads, stoppable; shared with the other families), [`raster`] (image decoding under dimension limits,
 //! against decompression bombs), [`exif`] (EXIF fields), [`pdf_text`], [`pdf_font`],
 //! [`pdf_cmap`] and [`pdf_glyphs`] (a PDF's metadata and page text, decoded through each
 //! font's encoding and ToUnicode map) and [`ffprobe`] (finding and running FFmpeg's programs, reading ffprobe's
@@ -14,7 +14,6 @@
 //! [`resolve`](crate::common::paths::resolve), every output is bounded.
 
 mod audio_info;
-mod blocking;
 mod destination;
 mod exif;
 mod ffprobe;
@@ -35,7 +34,7 @@ use std::time::Duration;
 
 use hermes_core::{Error, Tool};
 
-use crate::common::Shared;
+use crate::common::{Shared, blocking};
 
 /// The tag every tool of the family carries (the README's table reads it).
 const FAMILY_TAG: &str = "family:multimedia";

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::html::collapse;
 use super::web::Web;
+use crate::common::blocking::blocking;
 use crate::common::output::truncate_middle;
 
 /// How long a fetch may take.
@@ -122,9 +123,7 @@ impl TypedTool for WebExtract {
         let url = page.url.to_string();
         let html = page.body.text();
         let budget = self.web.text_cap();
-        tokio::task::spawn_blocking(move || extract(&html, url, &args, budget))
-            .await
-            .map_err(|error| ToolError::failed_with("reading the page failed", error))?
+        blocking("web_extract", move || extract(&html, url, &args, budget)).await
     }
 }
 

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::html::{self, Format, Link};
 use super::web::{Page, Web};
+use crate::common::blocking::blocking;
 use crate::common::output::truncate_middle;
 
 /// How long a fetch may take.
@@ -122,9 +123,7 @@ impl TypedTool for WebFetch {
         };
         let cap = self.web.text_cap();
         let max_links = args.max_links.min(200);
-        let read = tokio::task::spawn_blocking(move || render(page, format, max_links))
-            .await
-            .map_err(|error| ToolError::failed_with("reading the page failed", error))??;
+        let read = blocking("web_fetch", move || render(page, format, max_links)).await?;
         let truncated = read.truncated || read.content.len() > cap;
         Ok(Output {
             content: truncate_middle(read.content, cap),

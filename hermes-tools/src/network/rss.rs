@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::html::collapse;
 use super::web::Web;
+use crate::common::blocking::blocking;
 
 /// How long a fetch may take.
 const TIMEOUT: Duration = Duration::from_secs(30);
@@ -117,7 +118,7 @@ impl TypedTool for RssRead {
             .await?;
         let url = page.url.to_string();
         let max_entries = args.max_entries.clamp(1, 200);
-        tokio::task::spawn_blocking(move || {
+        blocking("rss_read", move || {
             let feed = feed_rs::parser::parse(page.body.bytes.as_slice()).map_err(|error| {
                 ToolError::failed_with(
                     format!("`{url}` is not an RSS or Atom feed; check the URL (a page may link to its feed)"),
@@ -127,7 +128,6 @@ impl TypedTool for RssRead {
             Ok(summarise(feed, url, max_entries))
         })
         .await
-        .map_err(|error| ToolError::failed_with("reading the feed failed", error))?
     }
 }
 

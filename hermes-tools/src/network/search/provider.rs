@@ -15,6 +15,18 @@ pub(crate) enum DateRange {
     Year,
 }
 
+impl DateRange {
+    /// `day`, `week`, `month` or `year`: what SearXNG and Tavily call it.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Self::Day => "day",
+            Self::Week => "week",
+            Self::Month => "month",
+            Self::Year => "year",
+        }
+    }
+}
+
 /// How strictly adult content is filtered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum SafeSearch {

@@ -2,7 +2,7 @@
 
 use serde::Deserialize;
 
-use super::provider::{Answer, DateRange, Hit, Provider, Query, SafeSearch, plain, with_query};
+use super::provider::{Answer, Hit, Provider, Query, SafeSearch, plain, with_query};
 
 /// A SearXNG instance.
 #[derive(Debug)]
@@ -50,13 +50,7 @@ impl Provider for SearXng {
             ("pageno", "1".to_owned()),
         ];
         if let Some(range) = query.date_range {
-            let range = match range {
-                DateRange::Day => "day",
-                DateRange::Week => "week",
-                DateRange::Month => "month",
-                DateRange::Year => "year",
-            };
-            params.push(("time_range", range.to_owned()));
+            params.push(("time_range", range.as_str().to_owned()));
         }
         let url = format!("{}/search", self.base.trim_end_matches('/'));
         client

@@ -3,7 +3,7 @@
 use serde::Deserialize;
 use serde_json::json;
 
-use super::provider::{Answer, DateRange, Hit, Provider, Query, plain};
+use super::provider::{Answer, Hit, Provider, Query, plain};
 
 /// The public endpoint.
 pub(crate) const ENDPOINT: &str = "https://api.tavily.com/search";
@@ -48,12 +48,7 @@ impl Provider for Tavily {
             "search_depth": "basic",
         });
         if let Some(range) = query.date_range {
-            body["time_range"] = json!(match range {
-                DateRange::Day => "day",
-                DateRange::Week => "week",
-                DateRange::Month => "month",
-                DateRange::Year => "year",
-            });
+            body["time_range"] = json!(range.as_str());
         }
         client
             .post(&self.endpoint)

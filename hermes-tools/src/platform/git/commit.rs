@@ -12,12 +12,12 @@ use serde::{Deserialize, Serialize};
 
 use super::TIMEOUT;
 use super::author::{Identities, identities};
-use super::blocking::{Stop, blocking};
 use super::diffstat::{Summary, summarise};
 use super::repository::{Repo, Target, git_failure};
 use super::revision::{head_commit, short_id};
 use super::stage::stage;
 use crate::common::Shared;
+use crate::common::blocking::{Stop, stoppable};
 
 /// Arguments of `git_commit`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -147,7 +147,7 @@ impl TypedTool for GitCommit {
             });
         }
         let target = Target::resolve(&self.shared, ctx, args.path.as_deref(), &args.paths)?;
-        blocking("git_commit", ctx, move |stop| {
+        stoppable("git_commit", ctx, move |stop| {
             let repo = target.open()?;
             let specs = target.pathspecs(&repo)?;
             ready(&repo)?;

@@ -12,11 +12,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::TIMEOUT;
-use super::blocking::blocking;
 use super::diffstat::{Summary, summarise};
 use super::repository::{Target, git_failure};
 use super::revision::{head_tree, tree_of};
 use crate::common::Shared;
+use crate::common::blocking::stoppable;
 
 /// Arguments of `git_diff`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -125,7 +125,7 @@ impl TypedTool for GitDiff {
         let target = Target::resolve(&self.shared, ctx, args.path.as_deref(), &args.paths)?;
         let cap = self.shared.config.max_output_bytes();
         let context = args.context_lines.unwrap_or(3);
-        blocking("git_diff", ctx, move |stop| {
+        stoppable("git_diff", ctx, move |stop| {
             let repo = target.open()?;
             let specs = target.pathspecs(&repo)?;
             let mut options = DiffOptions::new();

@@ -6,9 +6,9 @@ use hermes_core::ToolError;
 use serde::Serialize;
 
 use super::MAX_FILES;
-use super::blocking::Stop;
 use super::change::FileChange;
 use super::repository::git_failure;
+use crate::common::blocking::Stop;
 use crate::common::output::truncate_middle;
 
 /// One file of a diff, with its line counts.

@@ -9,11 +9,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::TIMEOUT;
-use super::blocking::{Stop, blocking};
 use super::repository::{Target, git_failure};
 use super::revision::short_id;
 use super::time::rfc3339;
 use crate::common::Shared;
+use crate::common::blocking::{Stop, stoppable};
 
 /// How many commits a call returns unless asked.
 const DEFAULT_COUNT: usize = 20;
@@ -141,7 +141,7 @@ impl TypedTool for GitLog {
             count: args.max_count.unwrap_or(DEFAULT_COUNT).clamp(1, MAX_COUNT),
             full_message: args.full_message,
         };
-        blocking("git_log", ctx, move |stop| {
+        stoppable("git_log", ctx, move |stop| {
             let repo = target.open()?;
             let specs = target.pathspecs(&repo)?;
             let walk = walk(&repo.repo, args.rev.as_deref())?;

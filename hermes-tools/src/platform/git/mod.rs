@@ -1,8 +1,8 @@
 //! The git tools of the `platform` family: `git_status`, `git_log`, `git_diff` and
 //! `git_commit`, on libgit2 (the `git2` crate, vendored: no system library needed).
 //!
-//! One module per tool; what they share lives once: [`blocking`] (libgit2 work on tokio's
-//! blocking pool, able to notice cancellation), [`repository`] (finding the repository a
+//! One module per tool; what they share lives once: [`crate::common::blocking`] (libgit2
+//! work on tokio's blocking pool, able to notice cancellation), [`repository`] (finding the repository a
 //! call names, inside the workspace, and turning path arguments into pathspecs),
 //! [`revision`] (revisions, HEAD and short ids), [`change`] (the kinds of change a file
 //! can have), [`diffstat`] (a diff as per-file statistics and patch text) and [`time`]
@@ -10,7 +10,6 @@
 //! [`author`] (who signs a commit).
 
 mod author;
-mod blocking;
 mod change;
 mod commit;
 mod diff;

@@ -8,12 +8,12 @@ use hermes_core::{Access, ArgKind, Error, Scope, ToolContext, ToolError, ToolSpe
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::blocking::{Stop, blocking};
 use super::change::{ChangeKind, FileChange};
 use super::repository::{Repo, Target, git_failure};
 use super::revision::short_id;
 use super::{MAX_FILES, TIMEOUT};
 use crate::common::Shared;
+use crate::common::blocking::{Stop, stoppable};
 
 /// Arguments of `git_status`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -137,7 +137,7 @@ impl TypedTool for GitStatus {
         let target = Target::resolve(&self.shared, ctx, args.path.as_deref(), &args.paths)?;
         let untracked = args.include_untracked.unwrap_or(true);
         let limit = args.max_files.unwrap_or(MAX_FILES).clamp(1, MAX_FILES);
-        blocking("git_status", ctx, move |stop| {
+        stoppable("git_status", ctx, move |stop| {
             let repo = target.open()?;
             let specs = target.pathspecs(&repo)?;
             status(&repo, &specs, untracked, limit, stop)

@@ -1,6 +1,7 @@
-//! File times as the model reads them (RFC 3339, UTC) and as zip stores them (a civil
-//! date and time), without a calendar dependency.
+//! Times as the model reads them (RFC 3339) and as zip stores them (a civil date and
+//! time), without a calendar dependency: file times, commit times.
 
+#[cfg(feature = "file")]
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// A UTC date and time, to the second.
@@ -22,6 +23,7 @@ pub(crate) struct Civil {
 
 impl Civil {
     /// The UTC date and time of `time` (times before 1970 count back from it).
+    #[cfg(feature = "file")]
     pub(crate) fn of(time: SystemTime) -> Self {
         let seconds = match time.duration_since(UNIX_EPOCH) {
             Ok(after) => i64::try_from(after.as_secs()).unwrap_or(i64::MAX),
@@ -49,8 +51,13 @@ impl Civil {
 
     /// `YYYY-MM-DDTHH:MM:SSZ`.
     pub(crate) fn rfc3339(self) -> String {
+        self.rfc3339_with("Z")
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS` followed by `zone` (`Z`, `+01:00`).
+    pub(crate) fn rfc3339_with(self, zone: &str) -> String {
         format!(
-            "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
+            "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}{zone}",
             self.year, self.month, self.day, self.hour, self.minute, self.second
         )
     }
@@ -82,6 +89,7 @@ fn civil_from_days(days: i64) -> (i64, u8, u8) {
 }
 
 /// `time` as RFC 3339 in UTC.
+#[cfg(feature = "file")]
 pub(crate) fn rfc3339(time: SystemTime) -> String {
     Civil::of(time).rfc3339()
 }
