@@ -19,6 +19,8 @@ mod common;
 mod engine;
 #[path = "docker/inspect.rs"]
 mod inspect;
+#[path = "docker/podman_states.rs"]
+mod podman_states;
 #[path = "docker/run.rs"]
 mod run;
 #[path = "database/support.rs"]

@@ -133,21 +133,31 @@ fn to_value(value: impl serde::Serialize) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
 }
 
-/// The containers, asked again (a few times) when a container is in a state the client
-/// does not know: podman reports `stopped` for a moment while a container stops.
+/// The containers, as JSON. Typed first (bollard); when the engine reports a state the
+/// typed model does not know (podman's `stopped`), read as plain JSON instead.
 async fn list_containers(
     docker: &bollard::Docker,
+    address: &str,
     options: ListContainersOptions,
-) -> Result<Vec<bollard::models::ContainerSummary>, bollard::errors::Error> {
-    let mut tries = 0;
-    loop {
-        match docker.list_containers(Some(options.clone())).await {
-            Err(bollard::errors::Error::JsonDataError { .. }) if tries < 5 => {
-                tries += 1;
-                tokio::time::sleep(Duration::from_millis(200)).await;
+    fail: impl Fn(&str, bollard::errors::Error) -> ToolError,
+) -> Result<Vec<Value>, ToolError> {
+    let all = options.all;
+    match docker.list_containers(Some(options)).await {
+        Ok(containers) => Ok(containers.into_iter().map(to_value).collect()),
+        Err(bollard::errors::Error::JsonDataError { .. }) if address.starts_with("unix://") => {
+            let path = format!("/containers/json?all={}", u8::from(all));
+            match super::raw::get_json(address, &path).await {
+                Ok(Value::Array(items)) => Ok(items),
+                Ok(other) => Err(ToolError::failed(format!(
+                    "the Docker engine at {address} sent a container list that is not a list: {}",
+                    hermes_core::tool::truncate_middle(other.to_string(), 300)
+                ))),
+                Err(message) => Err(ToolError::failed(format!(
+                    "the Docker engine at {address} failed to list containers: {message}"
+                ))),
             }
-            outcome => return outcome,
         }
+        Err(error) => Err(fail("the container list", error)),
     }
 }
 
@@ -178,11 +188,9 @@ impl TypedTool for DockerInspect {
                     all: args.all,
                     ..ListContainersOptions::default()
                 };
-                let containers = list_containers(&docker, options)
-                    .await
-                    .map_err(|error| fail("the container list", error))?;
+                let containers = list_containers(&docker, &address, options, fail).await?;
                 Ok(list(
-                    containers.into_iter().map(to_value).collect(),
+                    containers,
                     &[
                         "Id", "Names", "Image", "State", "Status", "Created", "Ports",
                     ],

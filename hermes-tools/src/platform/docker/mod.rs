@@ -6,6 +6,7 @@
 mod engine;
 mod inspect;
 mod logs;
+mod raw;
 mod run;
 
 use std::sync::Arc;
