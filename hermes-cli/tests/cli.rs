@@ -18,7 +18,10 @@ fn tool_list_shows_name_scope_and_description() {
         ["NAME", "SCOPE", "SOURCE", "DESCRIPTION"]
     );
     let rows: Vec<&str> = lines.collect();
-    assert!(rows.len() >= 21, "the built-in tools: {text}");
+    assert!(
+        rows.len() >= 44,
+        "the built-in tools (issue 8: at least 44): {text}"
+    );
     let calculator = rows
         .iter()
         .find(|row| row.starts_with("calculator "))
