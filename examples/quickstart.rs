@@ -1,11 +1,13 @@
 //! Quickstart: an agent with the `calc` tool, answered by a real model.
 //!
 //! Shows: registering a tool, choosing a backend, running the agent, reading the trace.
-//! Needs: nothing. With `HERMES_BASE_URL` (and `HERMES_MODEL`, `HERMES_API_KEY`) set it
-//! uses that OpenAI-compatible server; otherwise it starts a small local model with
-//! `scripts/local-model` (SmolLM2-135M on 127.0.0.1; the first time installs
-//! llama-cpp-python, a few minutes) and stops it at the end. `--scripted` runs offline
-//! with a scripted model instead.
+//! Needs: nothing. Built with `--features local`, the model runs in this process
+//! (SmolLM2-135M from `HERMES_MODEL_PATH`, or fetched once by `scripts/fetch-model`):
+//! offline, no server. With `HERMES_BASE_URL` (and `HERMES_MODEL`, `HERMES_API_KEY`) set
+//! it uses that OpenAI-compatible server instead; without either it starts a small
+//! local server with `scripts/local-model` (SmolLM2-135M on 127.0.0.1; the first time
+//! installs llama-cpp-python, a few minutes) and stops it at the end. `--scripted` runs
+//! offline with a scripted model.
 //! Prints: the trace (rounds, the call, its result), the answer, the token usage.
 #![allow(
     clippy::print_stdout,
@@ -83,6 +85,43 @@ fn backend() -> Result<(Arc<dyn LlmBackend>, bool), Box<dyn std::error::Error>> 
         eprintln!("using HERMES_BASE_URL");
         return Ok((Arc::new(OpenAiBackend::from_env()?), false));
     }
+    #[cfg(feature = "local")]
+    return Ok((in_process()?, false));
+    #[cfg(not(feature = "local"))]
+    server()
+}
+
+/// SmolLM2 inside this process (feature `local`): from `HERMES_MODEL_PATH`, or fetched
+/// by `scripts/fetch-model`.
+#[cfg(feature = "local")]
+fn in_process() -> Result<Arc<dyn LlmBackend>, Box<dyn std::error::Error>> {
+    let path = match std::env::var("HERMES_MODEL_PATH") {
+        Ok(path) if !path.is_empty() => path,
+        _ => {
+            eprintln!("HERMES_MODEL_PATH is not set: fetching SmolLM2-135M (scripts/fetch-model)");
+            let output = Command::new(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/fetch-model"))
+                .output()?;
+            if !output.status.success() {
+                return Err(format!(
+                    "scripts/fetch-model failed:\n{}",
+                    String::from_utf8_lossy(&output.stderr)
+                )
+                .into());
+            }
+            String::from_utf8(output.stdout)?.trim().to_owned()
+        }
+    };
+    eprintln!("running {path} in process");
+    let backend = hermes::llm::LocalBackend::builder()
+        .model_path(path)
+        .max_tokens(256)
+        .build()?;
+    Ok(Arc::new(backend))
+}
+
+/// The local model server, started here when none runs.
+#[cfg_attr(feature = "local", allow(dead_code))]
+fn server() -> Result<(Arc<dyn LlmBackend>, bool), Box<dyn std::error::Error>> {
     let already = Command::new(script()).arg("status").output()?;
     if already.status.success() {
         let url = String::from_utf8(already.stdout)?.trim().to_owned();

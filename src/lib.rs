@@ -39,7 +39,7 @@ pub use hermes_permissions as permissions;
 #[cfg(feature = "llm")]
 pub use hermes_llm as llm;
 
-/// The built-in tools (`hermes-tools`): the system, file and code families.
+/// The built-in tools (`hermes-tools`): six families, and YAML-configured HTTP tools.
 #[cfg(feature = "tools")]
 pub use hermes_tools as tools;
 

@@ -22,6 +22,14 @@ pub enum Error {
         /// Why it cannot work.
         reason: String,
     },
+    /// A local model could not be loaded.
+    #[error("cannot load the model {path}: {reason}")]
+    Model {
+        /// The GGUF file.
+        path: String,
+        /// Why.
+        reason: String,
+    },
     /// The HTTP client could not be built.
     #[error("could not build the HTTP client")]
     Client(#[source] reqwest::Error),

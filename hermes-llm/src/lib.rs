@@ -10,6 +10,8 @@
 //!   renders the ChatML prompt, parses `<tool_call>` blocks ([`hermes::parser`]), and
 //!   can send a GBNF grammar so small local models answer in the format.
 //! - [`AnthropicBackend`]: Anthropic Messages (`tool_use` / `tool_result`).
+//! - `LocalBackend` (feature `local`): a GGUF model run in-process by llama.cpp, with
+//!   tool calls constrained by a grammar built from the tool schemas; no server.
 //!
 //! Requests retry with backoff on 429, 5xx and connection errors, honour
 //! `Retry-After`, and stop at the run's deadline; errors carry what the server said.
@@ -32,12 +34,16 @@
 //! # Features
 //!
 //! - `rustls` (default): HTTPS with rustls and the ring provider.
+//! - `local`: `LocalBackend`; compiles llama.cpp (`llama-cpp-2`, minutes; needs cmake
+//!   and libclang-dev).
 
 mod anthropic;
 mod config;
 mod error;
 pub mod hermes;
 mod http;
+#[cfg(feature = "local")]
+pub mod local;
 mod openai;
 
 pub use anthropic::{AnthropicBackend, AnthropicBuilder};
@@ -45,4 +51,6 @@ pub use config::{ANTHROPIC_BASE_URL, DEFAULT_TIMEOUT, OPENAI_BASE_URL, Settings}
 pub use error::Error;
 pub use hermes::{HermesBackend, HermesBuilder};
 pub use http::RetryPolicy;
+#[cfg(feature = "local")]
+pub use local::{LocalBackend, LocalBuilder, MODEL_PATH_ENV};
 pub use openai::{OpenAiBackend, OpenAiBuilder};

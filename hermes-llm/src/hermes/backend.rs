@@ -1,20 +1,18 @@
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
 use async_trait::async_trait;
 use futures_util::StreamExt;
 use hermes_core::{
-    AssistantMessage, ChatDelta, ChatRequest, ChatResponse, DeltaStream, FinishReason, LlmBackend,
-    LlmError, ToolCall, ToolChoice, Usage,
+    ChatDelta, ChatRequest, ChatResponse, DeltaStream, LlmBackend, LlmError, ToolChoice, Usage,
 };
 use reqwest::header::HeaderMap;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::grammar::tool_call_grammar;
-use super::parser::{
-    HermesParser, ParseEvent, ParseIssue, ParseOutcome, ParsedCall, ParserOptions, parse,
-};
+use super::parser::{ParserOptions, parse};
 use super::prompt;
+use super::transcript::{Transcript, response_from};
 use crate::Error;
 use crate::config;
 use crate::http::{self, DeltaSource, Flow, Http, SseEvent};
@@ -153,60 +151,9 @@ impl LlmBackend for HermesBackend {
     }
 }
 
-/// The assistant message the parser's outcome describes. A block that could not be
-/// read still becomes a call (its raw text as arguments, its name if known), so the
-/// gateway answers it with an error the model can act on instead of losing it.
-fn response_from(outcome: ParseOutcome, server_reason: Option<&str>) -> ChatResponse {
-    let mut numbered: Vec<(usize, ToolCall)> = outcome
-        .calls
-        .iter()
-        .map(|call| {
-            (
-                call.block_index,
-                ToolCall::new(fresh_id(), call.name.clone(), call.arguments.to_string()),
-            )
-        })
-        .chain(
-            outcome
-                .errors
-                .iter()
-                .map(|issue| (issue.block_index, broken_call(issue))),
-        )
-        .collect();
-    // In the order of the output; calls of one block keep their order (stable sort).
-    numbered.sort_by_key(|(block, _)| *block);
-    let tool_calls: Vec<ToolCall> = numbered.into_iter().map(|(_, call)| call).collect();
-    let finish = if tool_calls.is_empty() {
-        server_reason.map(FinishReason::from_wire)
-    } else {
-        Some(FinishReason::ToolCalls)
-    };
-    let mut response = ChatResponse::new(AssistantMessage {
-        content: outcome.content,
-        tool_calls,
-    });
-    response.finish_reason = finish;
-    response.reasoning = outcome.reasoning;
-    response
-}
-
-fn broken_call(issue: &ParseIssue) -> ToolCall {
-    ToolCall::new(
-        fresh_id(),
-        issue.name.clone().unwrap_or_default(),
-        issue.text.trim().to_owned(),
-    )
-}
-
-fn fresh_id() -> String {
-    format!("call_{}", hermes_core::new_trace_id())
-}
-
-/// Reads a streamed completion: text and reasoning as they come, each call when its
-/// block ends (its id and name as soon as the name is known).
+/// Reads a streamed completion through a [`Transcript`].
 struct Reader {
-    parser: Option<HermesParser>,
-    calls: Calls,
+    transcript: Transcript,
     reason: Option<String>,
     usage: Option<Usage>,
 }
@@ -214,8 +161,7 @@ struct Reader {
 impl Reader {
     fn new(options: ParserOptions) -> Self {
         Self {
-            parser: Some(HermesParser::new(options)),
-            calls: Calls::default(),
+            transcript: Transcript::new(options),
             reason: None,
             usage: None,
         }
@@ -244,108 +190,15 @@ impl DeltaSource for Reader {
                 self.reason = choice.finish_reason;
             }
         }
-        if let Some(parser) = &mut self.parser {
-            for event in parser.push(&text) {
-                self.calls.convert(event, out);
-            }
-        }
+        self.transcript.push(&text, out);
         Ok(Flow::Continue)
     }
 
     /// Whatever the parser still holds, then usage and why it stopped.
     fn end(&mut self, _stopped: bool, out: &mut VecDeque<ChatDelta>) -> Result<(), LlmError> {
-        if let Some(parser) = self.parser.take() {
-            let (events, outcome) = parser.finish();
-            for warning in &outcome.warnings {
-                tracing::warn!(warning, "hermes format");
-            }
-            for event in events {
-                self.calls.convert(event, out);
-            }
-        }
-        if let Some(usage) = self.usage {
-            out.push_back(ChatDelta::Usage(usage));
-        }
-        let reason = if self.calls.any {
-            Some(FinishReason::ToolCalls)
-        } else {
-            self.reason.as_deref().map(FinishReason::from_wire)
-        };
-        if let Some(reason) = reason {
-            out.push_back(ChatDelta::Finish(reason));
-        }
+        self.transcript
+            .finish(self.usage, self.reason.as_deref(), out);
         Ok(())
-    }
-}
-
-/// Gives each call its delta index and id, in the order calls appear.
-#[derive(Default)]
-struct Calls {
-    by_block: HashMap<usize, usize>,
-    next: usize,
-    any: bool,
-}
-
-impl Calls {
-    /// A new call: its first delta carries the id and the name.
-    fn open(&mut self, name: String, out: &mut VecDeque<ChatDelta>) -> usize {
-        let index = self.next;
-        self.next += 1;
-        self.any = true;
-        out.push_back(ChatDelta::ToolCall {
-            index,
-            id: Some(fresh_id()),
-            name: Some(name),
-            arguments: String::new(),
-        });
-        index
-    }
-
-    fn convert(&mut self, event: ParseEvent, out: &mut VecDeque<ChatDelta>) {
-        let arguments = |index: usize, text: String| ChatDelta::ToolCall {
-            index,
-            id: None,
-            name: None,
-            arguments: text,
-        };
-        match event {
-            ParseEvent::Text(text) if !text.is_empty() => out.push_back(ChatDelta::Text(text)),
-            ParseEvent::Reasoning(text) => out.push_back(ChatDelta::Reasoning(text)),
-            ParseEvent::CallStart { block_index, name } => {
-                let index = self.open(name, out);
-                self.by_block.insert(block_index, index);
-            }
-            ParseEvent::CallEnd {
-                block_index,
-                result,
-            } => {
-                let mut started = self.by_block.remove(&block_index);
-                match result {
-                    Ok(parsed) => {
-                        for ParsedCall {
-                            name,
-                            arguments: args,
-                            ..
-                        } in parsed
-                        {
-                            let index = match started.take() {
-                                Some(index) => index,
-                                None => self.open(name, out),
-                            };
-                            out.push_back(arguments(index, args.to_string()));
-                        }
-                    }
-                    Err(issue) => {
-                        let index = match started {
-                            Some(index) => index,
-                            None => self.open(issue.name.clone().unwrap_or_default(), out),
-                        };
-                        out.push_back(arguments(index, issue.text.trim().to_owned()));
-                    }
-                }
-            }
-            _ => {}
-        }
     }
 }
 

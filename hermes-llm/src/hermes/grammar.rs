@@ -13,6 +13,28 @@ const MAX_STRING: usize = 160;
 /// A grammar for one `<tool_call>` block calling one of `tools` (OpenAI function
 /// objects). Schemas it cannot follow (`$ref`, `anyOf`...) fall back to any JSON value.
 pub fn tool_call_grammar(tools: &[Value]) -> String {
+    grammar(
+        tools,
+        "root ::= \"<tool_call>\\n\" call \"\\n</tool_call>\"",
+    )
+}
+
+/// A grammar for a whole answer when `tools` are offered and the model may choose:
+/// either plain text (without `<`, so it cannot start a malformed block), or one or
+/// more `<tool_call>` blocks, each calling one of `tools` with arguments shaped by its
+/// schema. Valid calls by construction, whatever the model's size.
+pub fn answer_or_tool_calls_grammar(tools: &[Value]) -> String {
+    grammar(
+        tools,
+        "root ::= answer | block ( \"\\n\" block )*\n\
+         answer ::= [^<]+\n\
+         block ::= \"<tool_call>\\n\" call \"\\n</tool_call>\"",
+    )
+}
+
+/// `root` (and the rules it names, besides `call`) followed by `call ::=` one of
+/// `tools`, and the rules of their schemas.
+fn grammar(tools: &[Value], root: &str) -> String {
     let mut rules = Rules::default();
     let mut alternatives = Vec::new();
     for tool in tools {
@@ -33,10 +55,7 @@ pub fn tool_call_grammar(tools: &[Value]) -> String {
         rules.generic();
     }
     let mut grammar = String::new();
-    let _ = writeln!(
-        grammar,
-        "root ::= \"<tool_call>\\n\" call \"\\n</tool_call>\""
-    );
+    let _ = writeln!(grammar, "{root}");
     let _ = writeln!(grammar, "call ::= {}", alternatives.join(" | "));
     for (name, body) in &rules.rules {
         let _ = writeln!(grammar, "{name} ::= {body}");
@@ -188,6 +207,34 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn an_answer_or_blocks_grammar_shares_the_call_rules() {
+        let tools = vec![
+            json!({"type": "function", "function": {"name": "add", "parameters": {
+                "type": "object",
+                "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+                "required": ["a", "b"]
+            }}}),
+        ];
+        let grammar = answer_or_tool_calls_grammar(&tools);
+        let root = grammar.lines().next().unwrap();
+        assert_eq!(root, "root ::= answer | block ( \"\\n\" block )*");
+        assert!(grammar.contains("\nanswer ::= [^<]+\n"), "{grammar}");
+        assert!(
+            grammar.contains("\nblock ::= \"<tool_call>\\n\" call \"\\n</tool_call>\"\n"),
+            "{grammar}"
+        );
+        // The call rules are the forced grammar's.
+        let forced = tool_call_grammar(&tools);
+        let call_rules = |text: &str| {
+            text.lines()
+                .skip_while(|line| !line.starts_with("call ::="))
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(call_rules(&grammar), call_rules(&forced));
+    }
 
     #[test]
     fn a_grammar_per_tool_schema() {

@@ -5,7 +5,8 @@
 mod backend;
 mod grammar;
 pub mod parser;
-mod prompt;
+pub(crate) mod prompt;
+pub(crate) mod transcript;
 
 pub use backend::{HermesBackend, HermesBuilder};
-pub use grammar::tool_call_grammar;
+pub use grammar::{answer_or_tool_calls_grammar, tool_call_grammar};

@@ -16,6 +16,26 @@ pub(crate) fn render(
     choice: &ToolChoice,
     think_open: bool,
 ) -> String {
+    let mut prompt = String::new();
+    for (role, content) in turns(messages, tools, choice) {
+        turn(&mut prompt, role, &content);
+    }
+    prompt.push_str("<|im_start|>assistant\n");
+    if think_open {
+        prompt.push_str("<think>\n");
+    }
+    prompt
+}
+
+/// The conversation as the Hermes format's turns (role, text): the system turn with
+/// the tools, calls as `<tool_call>` blocks in the assistant's text, results as
+/// `<tool_response>` blocks in a `tool` turn. [`render`] writes them as ChatML; a
+/// model with another chat template gets them through its template.
+pub(crate) fn turns(
+    messages: &[Message],
+    tools: &[Value],
+    choice: &ToolChoice,
+) -> Vec<(&'static str, String)> {
     let offered: Vec<&Value> = match choice {
         ToolChoice::None => Vec::new(),
         ToolChoice::Function(name) => tools
@@ -24,7 +44,7 @@ pub(crate) fn render(
             .collect(),
         _ => tools.iter().collect(),
     };
-    let mut prompt = String::new();
+    let mut out = Vec::new();
     let system = messages.iter().find_map(|message| match message {
         Message::System { content } => Some(content.as_str()),
         _ => None,
@@ -38,17 +58,17 @@ pub(crate) fn render(
             }
             text.push_str(&tools_section);
         }
-        turn(&mut prompt, "system", &text);
+        out.push(("system", text));
     }
     let mut responses: Vec<String> = Vec::new();
     for message in messages {
         if !matches!(message, Message::Tool(_)) && !responses.is_empty() {
-            turn(&mut prompt, "tool", &responses.join("\n"));
+            out.push(("tool", responses.join("\n")));
             responses.clear();
         }
         match message {
             Message::System { .. } => {}
-            Message::User { content } => turn(&mut prompt, "user", content),
+            Message::User { content } => out.push(("user", content.clone())),
             Message::Assistant(assistant) => {
                 let mut text = assistant.content.clone().unwrap_or_default();
                 for call in &assistant.tool_calls {
@@ -57,7 +77,7 @@ pub(crate) fn render(
                     }
                     text.push_str(&call_block(call));
                 }
-                turn(&mut prompt, "assistant", &text);
+                out.push(("assistant", text));
             }
             Message::Tool(result) => {
                 let content = serde_json::from_str::<Value>(&result.content)
@@ -71,13 +91,9 @@ pub(crate) fn render(
         }
     }
     if !responses.is_empty() {
-        turn(&mut prompt, "tool", &responses.join("\n"));
+        out.push(("tool", responses.join("\n")));
     }
-    prompt.push_str("<|im_start|>assistant\n");
-    if think_open {
-        prompt.push_str("<think>\n");
-    }
-    prompt
+    out
 }
 
 fn turn(prompt: &mut String, role: &str, content: &str) {
