@@ -8,6 +8,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use tokio::sync::mpsc::UnboundedSender;
 
 use crate::dispatch::RepairKind;
+use crate::redact::Redactor;
 use crate::{FinishReason, RunStatus, ToolCall, ToolErrorKind, Usage};
 
 /// One step of a run. Serialized with a `type` tag in snake case
@@ -316,12 +317,23 @@ mod millis {
     }
 }
 
+/// `event` with its strings masked (through its JSON form, so every field is covered);
+/// as it was if that round trip fails.
+fn masked(event: AgentEvent, redactor: &Redactor) -> AgentEvent {
+    let Ok(mut value) = serde_json::to_value(&event) else {
+        return event;
+    };
+    redactor.mask_json(&mut value);
+    serde_json::from_value(value).unwrap_or(event)
+}
+
 /// Where a run's events go: an in-memory log, and optionally a channel for live
 /// consumers. Cheap to clone; clones share the log.
 #[derive(Debug, Clone, Default)]
 pub struct EventSink {
     log: Arc<Mutex<Vec<AgentEvent>>>,
     live: Option<UnboundedSender<AgentEvent>>,
+    redactor: Option<Redactor>,
 }
 
 impl EventSink {
@@ -335,11 +347,33 @@ impl EventSink {
         Self {
             log: Arc::default(),
             live: Some(sender),
+            redactor: None,
         }
+    }
+
+    /// Mask PII and secrets ([`crate::redact`]) in every event this sink records: the
+    /// model's text, call arguments, result previews, error messages.
+    ///
+    /// ```
+    /// use hermes_core::redact::Redactor;
+    /// use hermes_core::{AgentEvent, EventSink};
+    ///
+    /// let sink = EventSink::new().with_redactor(Redactor::new());
+    /// sink.emit(AgentEvent::tools_reload_failed("tools.yaml", "mail admin@example.com"));
+    /// assert!(sink.events()[0].to_string().ends_with("mail [EMAIL]"));
+    /// ```
+    #[must_use]
+    pub fn with_redactor(mut self, redactor: Redactor) -> Self {
+        self.redactor = Some(redactor);
+        self
     }
 
     /// Record one event. A closed channel is ignored: the log still has it.
     pub fn emit(&self, event: AgentEvent) {
+        let event = match &self.redactor {
+            Some(redactor) => masked(event, redactor),
+            None => event,
+        };
         if let Some(live) = &self.live {
             // A receiver that went away only means nobody is watching live.
             let _ = live.send(event.clone());

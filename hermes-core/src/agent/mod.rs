@@ -14,7 +14,9 @@ use tokio_util::sync::CancellationToken;
 pub use outcome::{AgentOutcome, RunStatus};
 pub use stream::RunStream;
 
+use crate::memory::Window;
 use crate::policy::{Approver, Policy};
+use crate::redact::Redactor;
 use crate::{
     Dispatcher, Error, IdempotencyStore, LlmBackend, Registry, Repairs, ResultBudget, ToolChoice,
 };
@@ -72,6 +74,8 @@ struct Inner {
     tool_choice: ToolChoice,
     then_tool_choice: ToolChoice,
     strike_limit: u32,
+    window: Window,
+    redactor: Option<Redactor>,
 }
 
 impl Agent {
@@ -108,13 +112,9 @@ impl Agent {
         cancellation: CancellationToken,
     ) -> AgentOutcome {
         let trace_id = crate::trace::new_trace_id();
-        self.execute(
-            input.into(),
-            trace_id,
-            cancellation,
-            crate::EventSink::new(),
-        )
-        .await
+        let sink = self.sink(crate::EventSink::new());
+        self.execute(input.into(), trace_id, cancellation, sink)
+            .await
     }
 
     /// Start a run on the current tokio runtime and stream its events as they happen.
@@ -132,11 +132,21 @@ impl Agent {
             let trace_id = trace_id.clone();
             let cancellation = cancellation.clone();
             tokio::spawn(async move {
-                let sink = crate::EventSink::with_sender(sender);
+                let sink = agent.sink(crate::EventSink::with_sender(sender));
                 agent.execute(input, trace_id, cancellation, sink).await
             })
         };
         RunStream::new(trace_id, receiver, task, cancellation)
+    }
+}
+
+impl Agent {
+    /// `sink`, masking PII when the agent was built with a redactor.
+    fn sink(&self, sink: crate::EventSink) -> crate::EventSink {
+        match self.inner.redactor {
+            Some(redactor) => sink.with_redactor(redactor),
+            None => sink,
+        }
     }
 }
 
@@ -171,6 +181,8 @@ pub struct AgentBuilder {
     strike_limit: u32,
     repairs: Repairs,
     result_budget: Option<ResultBudget>,
+    window: Window,
+    redactor: Option<Redactor>,
 }
 
 impl Default for AgentBuilder {
@@ -191,6 +203,8 @@ impl Default for AgentBuilder {
             strike_limit: DEFAULT_STRIKE_LIMIT,
             repairs: Repairs::all(),
             result_budget: None,
+            window: Window::new(),
+            redactor: None,
         }
     }
 }
@@ -309,6 +323,21 @@ impl AgentBuilder {
         self
     }
 
+    /// The short-term memory: what each round sends of the transcript (default: all
+    /// of it). The run's outcome still holds every message.
+    pub fn window(mut self, window: Window) -> Self {
+        self.window = window;
+        self
+    }
+
+    /// Mask PII and secrets ([`crate::redact`]) in the run's events: the event stream
+    /// and the outcome's event list. The messages exchanged with the model are not
+    /// changed.
+    pub fn redact_events(mut self, redactor: Redactor) -> Self {
+        self.redactor = Some(redactor);
+        self
+    }
+
     /// Finish.
     ///
     /// # Errors
@@ -362,6 +391,8 @@ impl AgentBuilder {
                 tool_choice: self.tool_choice,
                 then_tool_choice: self.then_tool_choice,
                 strike_limit: self.strike_limit,
+                window: self.window,
+                redactor: self.redactor,
             }),
         })
     }

@@ -102,7 +102,8 @@ impl Agent {
             } else {
                 &inner.then_tool_choice
             };
-            let request = ChatRequest::new(&state.messages, &tools)
+            let sent = inner.window.select(&state.messages);
+            let request = ChatRequest::new(&sent, &tools)
                 .with_tool_choice(tool_choice)
                 .with_deadline(deadline);
             let response = match inner

@@ -8,3 +8,4 @@ mod completes;
 mod limits;
 mod streaming;
 mod strikes;
+mod window;
