@@ -39,6 +39,10 @@ pub use hermes_permissions as permissions;
 #[cfg(feature = "llm")]
 pub use hermes_llm as llm;
 
+/// Long-term memory stores and tools (`hermes-memory`).
+#[cfg(feature = "memory")]
+pub use hermes_memory as memory_stores;
+
 /// The built-in tools (`hermes-tools`): six families, and YAML-configured HTTP tools.
 #[cfg(feature = "tools")]
 pub use hermes_tools as tools;

@@ -1,4 +1,5 @@
-//! Memory. [`Window`]: the short-term memory, i.e. the part of the conversation the
+//! Memory. [`MemoryStore`]: the long-term memory, facts kept across runs (see
+//! `hermes-memory` for SQLite and PostgreSQL stores). [`Window`]: the short-term memory, i.e. the part of the conversation the
 //! agent sends each round, bounded by turns and by an approximate token budget.
 //!
 //! A turn starts at a user message and holds what followed it: the assistant's calls,
@@ -22,6 +23,8 @@
 //! assert_eq!(sent.len(), 2); // the system prompt and the last turn
 //! ```
 
+mod store;
 mod window;
 
+pub use store::{Fact, MemoryError, MemoryStore};
 pub use window::{Window, estimate_tokens};
