@@ -48,6 +48,7 @@
 //! - `macros` (default): the [`tool`](macro@tool) attribute, which turns a function into a tool.
 
 pub mod agent;
+pub mod content_check;
 pub mod demo;
 pub mod dispatch;
 mod error;

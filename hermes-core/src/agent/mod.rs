@@ -14,6 +14,7 @@ use tokio_util::sync::CancellationToken;
 pub use outcome::{AgentOutcome, RunStatus};
 pub use stream::RunStream;
 
+use crate::content_check::ContentCheck;
 use crate::memory::Window;
 use crate::policy::{Approver, Policy};
 use crate::redact::Redactor;
@@ -76,6 +77,7 @@ struct Inner {
     strike_limit: u32,
     window: Window,
     redactor: Option<Redactor>,
+    content_check: Option<Arc<dyn ContentCheck>>,
 }
 
 impl Agent {
@@ -183,6 +185,7 @@ pub struct AgentBuilder {
     result_budget: Option<ResultBudget>,
     window: Window,
     redactor: Option<Redactor>,
+    content_check: Option<Arc<dyn ContentCheck>>,
 }
 
 impl Default for AgentBuilder {
@@ -205,6 +208,7 @@ impl Default for AgentBuilder {
             result_budget: None,
             window: Window::new(),
             redactor: None,
+            content_check: None,
         }
     }
 }
@@ -338,6 +342,14 @@ impl AgentBuilder {
         self
     }
 
+    /// Audit content: `check` judges the user's input before the first round and the
+    /// model's text after each round; a block ends the run with status `blocked`
+    /// (nothing more is sent to the model, no call of that round runs).
+    pub fn content_check(mut self, check: impl ContentCheck) -> Self {
+        self.content_check = Some(Arc::new(check));
+        self
+    }
+
     /// Finish.
     ///
     /// # Errors
@@ -393,6 +405,7 @@ impl AgentBuilder {
                 strike_limit: self.strike_limit,
                 window: self.window,
                 redactor: self.redactor,
+                content_check: self.content_check,
             }),
         })
     }

@@ -20,10 +20,14 @@ pub enum RunStatus {
     /// The backend failed (after its retries), or the model kept sending calls that
     /// could not run (the strike limit); [`AgentOutcome::error`] says which.
     Failed,
+    /// A content check refused the input or the model's text
+    /// ([`AgentBuilder::content_check`](crate::AgentBuilder::content_check));
+    /// [`AgentOutcome::error`] says why.
+    Blocked,
 }
 
 impl RunStatus {
-    /// `completed`, `max_rounds`, `timeout`, `cancelled` or `failed`.
+    /// `completed`, `max_rounds`, `timeout`, `cancelled`, `failed` or `blocked`.
     pub const fn as_str(self) -> &'static str {
         match self {
             Self::Completed => "completed",
@@ -31,6 +35,7 @@ impl RunStatus {
             Self::Timeout => "timeout",
             Self::Cancelled => "cancelled",
             Self::Failed => "failed",
+            Self::Blocked => "blocked",
         }
     }
 }

@@ -9,6 +9,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 use super::{Agent, AgentOutcome, RunStatus};
+use crate::content_check::{Stage, Verdict};
 use crate::{
     AgentEvent, ChatRequest, EventSink, Message, RunContext, ToolError, ToolErrorKind, Usage,
 };
@@ -91,6 +92,9 @@ impl Agent {
         deadline: Option<Instant>,
     ) -> RunStatus {
         let inner = &self.inner;
+        if let Some(blocked) = self.audit_input(state) {
+            return blocked;
+        }
         let mut strikes = 0;
         for round in 1..=inner.max_rounds {
             state.rounds = round;
@@ -131,6 +135,11 @@ impl Agent {
             });
             let calls = response.message.tool_calls.clone();
             let content = response.message.content.clone();
+            if let Some(text) = &content {
+                if let Some(blocked) = self.check_text(Stage::Output, text, state) {
+                    return blocked;
+                }
+            }
             state.messages.push(Message::Assistant(response.message));
             if calls.is_empty() {
                 state.answer = content;
@@ -177,6 +186,36 @@ async fn sleep_until_some(deadline: Option<Instant>) {
 
 /// Answer every call of the last assistant message that has no tool message yet, so
 /// the transcript stays valid to send to a server again.
+impl Agent {
+    /// Check the user's input; `Some(Blocked)` to end the run.
+    fn audit_input(&self, state: &mut RunState) -> Option<RunStatus> {
+        self.inner.content_check.as_ref()?;
+        let input = state
+            .messages
+            .iter()
+            .rev()
+            .find_map(|message| match message {
+                Message::User { content } => Some(content.clone()),
+                _ => None,
+            })?;
+        self.check_text(Stage::Input, &input, state)
+    }
+
+    /// Run the content check on `text`; `Some(Blocked)`, with the reason recorded, when
+    /// it blocks.
+    fn check_text(&self, stage: Stage, text: &str, state: &mut RunState) -> Option<RunStatus> {
+        let check = self.inner.content_check.as_ref()?;
+        match check.check(stage, text) {
+            Verdict::Block { reason } => {
+                tracing::warn!(%stage, %reason, "content check blocked the run");
+                state.error = Some(format!("blocked by the content check ({stage}): {reason}"));
+                Some(RunStatus::Blocked)
+            }
+            _ => None,
+        }
+    }
+}
+
 fn close_open_calls(messages: &mut Vec<Message>) {
     let Some(at) = messages
         .iter()

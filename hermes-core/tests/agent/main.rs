@@ -5,6 +5,7 @@
 mod common;
 
 mod completes;
+mod content;
 mod limits;
 mod streaming;
 mod strikes;
