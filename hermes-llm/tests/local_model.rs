@@ -263,3 +263,33 @@ async fn with_tools_on_auto_the_answer_is_text_or_valid_calls() {
         }
     }
 }
+
+#[tokio::test]
+async fn a_conversation_longer_than_the_context_is_a_clear_error() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let Some(loaded) = model() else { return };
+    let small = LocalBackend::builder()
+        .model_path(loaded.model_path())
+        .threads(2)
+        .context_size(256)
+        .build()
+        .unwrap();
+    let long = "lorem ipsum dolor sit amet ".repeat(200);
+    let messages = [Message::user(long)];
+    let error = small
+        .complete(ChatRequest::new(&messages, &[]))
+        .await
+        .unwrap_err();
+    let message = error.to_string();
+    assert!(
+        message.contains("the model's context holds 256"),
+        "{message}"
+    );
+    // The model still serves a request that fits.
+    let fits = [Message::user("Hi")];
+    small
+        .with_max_tokens(4)
+        .complete(ChatRequest::new(&fits, &[]))
+        .await
+        .unwrap();
+}

@@ -128,10 +128,10 @@ impl MemoryStore for PostgresMemory {
         if words.is_empty() || limit == 0 {
             return Ok(Vec::new());
         }
-        // Any of the words (each a plain lexeme, quoted for tsquery), ranked.
+        // Any of the words (letters and digits only, so each is a plain lexeme), ranked.
         let expression = words
             .iter()
-            .map(|word| format!("'{}'", word.replace('\'', "")))
+            .map(|word| format!("'{word}'"))
             .collect::<Vec<_>>()
             .join(" | ");
         let rows = sqlx::query(&format!(

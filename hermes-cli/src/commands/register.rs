@@ -25,7 +25,15 @@ pub(crate) fn register(
     args: &RegisterArgs,
     out: &mut dyn Write,
 ) -> anyhow::Result<Status> {
-    let file = ToolFile::load(&args.config).map_err(|error| UsageError(error.to_string()))?;
+    // Read once: what is validated is exactly what is copied.
+    let text = std::fs::read_to_string(&args.config).map_err(|error| {
+        UsageError(format!(
+            "{}: cannot read the file: {error}",
+            args.config.display()
+        ))
+    })?;
+    let file =
+        ToolFile::parse(&text, &args.config).map_err(|error| UsageError(error.to_string()))?;
     let name = args
         .config
         .file_name()
@@ -50,7 +58,7 @@ pub(crate) fn register(
     }
     std::fs::create_dir_all(&dir)
         .map_err(|error| UsageError(format!("cannot create {}: {error}", dir.display())))?;
-    copy_atomically(&args.config, &target)?;
+    write_atomically(&target, &text)?;
     if args.json {
         let registered = Registered {
             file: target.display().to_string(),
@@ -109,19 +117,18 @@ pub(crate) fn unregister(
             )?;
         }
         Some(rest) => {
-            let temp = path.with_extension("yaml.tmp");
-            std::fs::write(&temp, rest)?;
-            std::fs::rename(&temp, &path)?;
+            write_atomically(&path, &rest)?;
             writeln!(out, "unregistered {name} (from {})", path.display())?;
         }
     }
     Ok(Status::Success)
 }
 
-/// Copy `from` to `to` through a temporary file, so a reader never sees half a file.
-fn copy_atomically(from: &Path, to: &Path) -> anyhow::Result<()> {
+/// Write `text` to `to` through a temporary file, so a reader (a running `hermes run`
+/// watching the directory) never sees half a file.
+fn write_atomically(to: &Path, text: &str) -> anyhow::Result<()> {
     let temp = to.with_extension("yaml.tmp");
-    std::fs::copy(from, &temp)?;
+    std::fs::write(&temp, text)?;
     std::fs::rename(&temp, to)?;
     Ok(())
 }
