@@ -535,6 +535,18 @@ pub enum LlmError {
 }
 
 impl LlmError {
+    /// A short name for the kind of failure, for telemetry: `transport`, `status`,
+    /// `invalid_response`, `script_exhausted` or `other`.
+    pub const fn kind(&self) -> &'static str {
+        match self {
+            Self::Transport { .. } => "transport",
+            Self::Status { .. } => "status",
+            Self::InvalidResponse { .. } => "invalid_response",
+            Self::ScriptExhausted { .. } => "script_exhausted",
+            Self::Other { .. } => "other",
+        }
+    }
+
     /// Whether trying the same request again may succeed (transport errors, 408, 429, 5xx).
     pub fn is_retryable(&self) -> bool {
         match self {

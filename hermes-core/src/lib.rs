@@ -56,6 +56,7 @@ mod event;
 mod linked;
 pub mod llm;
 pub mod memory;
+pub mod observe;
 pub mod policy;
 pub mod protocol;
 pub mod redact;
@@ -81,7 +82,8 @@ pub use llm::{
     ScriptedBackend, ScriptedTurn, ToolChoice,
 };
 pub use policy::{
-    Approval, ApprovalRequest, ApproveAll, Approver, Decision, DefaultPolicy, DenyAll, Policy,
+    Approval, ApprovalRequest, ApproveAll, Approver, Decision, DefaultPolicy, DenyAll, Judgement,
+    Policy,
 };
 pub use protocol::{
     AssistantMessage, FunctionCall, Message, Role, ToolCall, ToolCallKind, ToolMessage, Usage,

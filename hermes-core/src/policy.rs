@@ -5,6 +5,7 @@
 //! The full permission engine (profiles, four layers, path and command rules) lives in
 //! `hermes-permissions` and implements these traits.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use async_trait::async_trait;
@@ -60,6 +61,39 @@ impl Decision {
     }
 }
 
+/// A [`Decision`] with the rule that made it, for the audit trail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Judgement {
+    /// What to do with the call.
+    pub decision: Decision,
+    /// The rule that decided, in the policy's own words (`parameter:allowed_paths`).
+    pub rule: Option<Cow<'static, str>>,
+}
+
+impl Judgement {
+    /// A decision without a named rule.
+    pub fn new(decision: Decision) -> Self {
+        Self {
+            decision,
+            rule: None,
+        }
+    }
+
+    /// Name the rule that decided.
+    #[must_use]
+    pub fn with_rule(mut self, rule: impl Into<Cow<'static, str>>) -> Self {
+        self.rule = Some(rule.into());
+        self
+    }
+}
+
+impl From<Decision> for Judgement {
+    fn from(decision: Decision) -> Self {
+        Self::new(decision)
+    }
+}
+
 /// Decides whether a validated call may run.
 ///
 /// `check` is synchronous and on the hot path: it should decide from the spec, the
@@ -67,6 +101,13 @@ impl Decision {
 pub trait Policy: Send + Sync + fmt::Debug + 'static {
     /// Decide about one call whose arguments already passed the tool's schema.
     fn check(&self, spec: &ToolSpec, args: &Value, ctx: &ToolContext) -> Decision;
+
+    /// [`check`](Self::check), naming the rule that decided. The gateway calls this
+    /// one and records the rule in the audit trail. The default names no rule; a
+    /// policy that overrides it must decide exactly as `check` does.
+    fn judge(&self, spec: &ToolSpec, args: &Value, ctx: &ToolContext) -> Judgement {
+        Judgement::new(self.check(spec, args, ctx))
+    }
 
     /// A human approved calls of `class` for the rest of `session_id`
     /// ([`Approval::ApprovedForSession`]); a policy that remembers grants should let
@@ -81,14 +122,26 @@ pub trait Policy: Send + Sync + fmt::Debug + 'static {
 pub struct DefaultPolicy;
 
 impl Policy for DefaultPolicy {
-    fn check(&self, spec: &ToolSpec, _args: &Value, _ctx: &ToolContext) -> Decision {
-        match spec.scope() {
+    fn check(&self, spec: &ToolSpec, args: &Value, ctx: &ToolContext) -> Decision {
+        self.judge(spec, args, ctx).decision
+    }
+
+    /// Decides by scope alone; the rule is `scope:read`, `scope:write` or
+    /// `scope:dangerous`.
+    fn judge(&self, spec: &ToolSpec, _args: &Value, _ctx: &ToolContext) -> Judgement {
+        let rule = match spec.scope() {
+            Scope::Read => "scope:read",
+            Scope::Write => "scope:write",
+            Scope::Dangerous => "scope:dangerous",
+        };
+        let decision = match spec.scope() {
             Scope::Read | Scope::Write => Decision::Allow,
             Scope::Dangerous => Decision::needs_approval(format!(
                 "`{}` is a dangerous tool; allow this call?",
                 spec.name()
             )),
-        }
+        };
+        Judgement::new(decision).with_rule(rule)
     }
 }
 

@@ -5,6 +5,7 @@ use std::sync::{Arc, OnceLock};
 use tokio_util::sync::CancellationToken;
 
 use crate::event::{AgentEvent, EventSink};
+use crate::observe::CallOrigin;
 use crate::tool::Gate;
 use crate::trace::new_trace_id;
 
@@ -24,6 +25,7 @@ pub struct RunContext {
 pub(crate) struct RunShared {
     pub(crate) trace_id: Box<str>,
     pub(crate) session_id: Box<str>,
+    pub(crate) user_id: Option<Box<str>>,
     pub(crate) cancellation: CancellationToken,
     /// The policy and approver of the first dispatcher that served this run. A context
     /// made by that dispatcher reads them from here instead of holding its own handle:
@@ -43,6 +45,7 @@ impl RunShared {
         Self {
             trace_id,
             session_id,
+            user_id: None,
             cancellation,
             gate: OnceLock::new(),
             events: None,
@@ -83,6 +86,14 @@ impl RunContext {
         self
     }
 
+    /// Name the user the run is for; it goes into the audit trail and telemetry
+    /// ([`crate::observe`]), not to the model.
+    #[must_use]
+    pub fn with_user(mut self, user_id: impl Into<String>) -> Self {
+        Arc::make_mut(&mut self.shared).user_id = Some(user_id.into().into_boxed_str());
+        self
+    }
+
     /// Stop the run's calls when `token` is cancelled.
     #[must_use]
     pub fn with_cancellation(mut self, token: CancellationToken) -> Self {
@@ -106,6 +117,20 @@ impl RunContext {
     /// The session id.
     pub fn session_id(&self) -> &str {
         &self.shared.session_id
+    }
+
+    /// The user, if the run named one.
+    pub fn user_id(&self) -> Option<&str> {
+        self.shared.user_id.as_deref()
+    }
+
+    /// The trace id, session and user, for an observer's record.
+    pub fn origin(&self) -> CallOrigin<'_> {
+        CallOrigin {
+            trace_id: self.trace_id(),
+            session_id: self.session_id(),
+            user_id: self.user_id(),
+        }
     }
 
     /// The run's cancellation token.

@@ -16,6 +16,7 @@ pub use stream::RunStream;
 
 use crate::content_check::ContentCheck;
 use crate::memory::Window;
+use crate::observe::Observer;
 use crate::policy::{Approver, Policy};
 use crate::redact::Redactor;
 use crate::{
@@ -78,6 +79,7 @@ struct Inner {
     window: Window,
     redactor: Option<Redactor>,
     content_check: Option<Arc<dyn ContentCheck>>,
+    user_id: Option<Arc<str>>,
 }
 
 impl Agent {
@@ -186,6 +188,8 @@ pub struct AgentBuilder {
     window: Window,
     redactor: Option<Redactor>,
     content_check: Option<Arc<dyn ContentCheck>>,
+    observers: Vec<Arc<dyn Observer>>,
+    user_id: Option<Arc<str>>,
 }
 
 impl Default for AgentBuilder {
@@ -209,6 +213,8 @@ impl Default for AgentBuilder {
             window: Window::new(),
             redactor: None,
             content_check: None,
+            observers: Vec::new(),
+            user_id: None,
         }
     }
 }
@@ -235,6 +241,25 @@ impl AgentBuilder {
     /// The permission policy (default: [`DefaultPolicy`](crate::DefaultPolicy)).
     pub fn policy(mut self, policy: impl Policy) -> Self {
         self.policy = Some(Arc::new(policy));
+        self
+    }
+
+    /// Tell `observer` about every model call and tool call of every run
+    /// ([`crate::observe`]): telemetry, an audit trail. Observers add up.
+    pub fn observer(self, observer: impl Observer) -> Self {
+        self.observer_arc(Arc::new(observer))
+    }
+
+    /// A shared observer.
+    pub fn observer_arc(mut self, observer: Arc<dyn Observer>) -> Self {
+        self.observers.push(observer);
+        self
+    }
+
+    /// The user the agent's runs are for: recorded by observers (audit trail,
+    /// telemetry), never sent to the model.
+    pub fn user_id(mut self, user_id: impl Into<Arc<str>>) -> Self {
+        self.user_id = Some(user_id.into());
         self
     }
 
@@ -388,6 +413,9 @@ impl AgentBuilder {
         if let Some(store) = self.idempotency {
             dispatcher = dispatcher.idempotency_store_arc(store);
         }
+        for observer in self.observers {
+            dispatcher = dispatcher.observer_arc(observer);
+        }
         let prompt = self
             .system_prompt
             .as_deref()
@@ -406,6 +434,7 @@ impl AgentBuilder {
                 window: self.window,
                 redactor: self.redactor,
                 content_check: self.content_check,
+                user_id: self.user_id,
             }),
         })
     }

@@ -10,8 +10,10 @@ use tracing::Instrument;
 
 use super::{Agent, AgentOutcome, RunStatus};
 use crate::content_check::{Stage, Verdict};
+use crate::observe::LlmCallRecord;
 use crate::{
-    AgentEvent, ChatRequest, EventSink, Message, RunContext, ToolError, ToolErrorKind, Usage,
+    AgentEvent, ChatRequest, ChatResponse, EventSink, LlmError, Message, RunContext, ToolError,
+    ToolErrorKind, Usage,
 };
 
 /// What a run has built so far; lives outside the loop's future so a timeout or a
@@ -35,11 +37,14 @@ impl Agent {
         let inner = &self.inner;
         // A child, so stopping our calls on timeout leaves the caller's token alone.
         let token = cancellation.child_token();
-        let run = RunContext::new()
+        let mut run = RunContext::new()
             .with_trace_id(trace_id.as_str())
             .with_session(&*inner.session_id)
             .with_cancellation(token.clone())
             .with_events(sink.clone());
+        if let Some(user) = &inner.user_id {
+            run = run.with_user(&**user);
+        }
         let deadline = inner.timeout.map(|timeout| Instant::now() + timeout);
         let mut state = RunState {
             messages: vec![
@@ -51,7 +56,12 @@ impl Agent {
             answer: None,
             error: None,
         };
-        let span = tracing::info_span!("agent_run", trace_id = trace_id.as_str(), session_id = %inner.session_id);
+        let span = tracing::info_span!(
+            "invoke_agent",
+            trace_id = trace_id.as_str(),
+            session_id = %inner.session_id,
+            "gen_ai.operation.name" = "invoke_agent",
+        );
         let status = async {
             tokio::select! {
                 biased;
@@ -100,6 +110,15 @@ impl Agent {
             state.rounds = round;
             run.emit(|| AgentEvent::RoundStarted { round });
             let span = tracing::info_span!("round", trace_id = run.trace_id(), round);
+            let llm_span = tracing::info_span!(
+                parent: &span,
+                "chat",
+                "otel.kind" = "client",
+                "gen_ai.operation.name" = "chat",
+                "gen_ai.usage.input_tokens" = tracing::field::Empty,
+                "gen_ai.usage.output_tokens" = tracing::field::Empty,
+                "error.type" = tracing::field::Empty,
+            );
             let tools = inner.dispatcher.registry().schemas();
             let tool_choice = if round == 1 {
                 &inner.tool_choice
@@ -110,12 +129,14 @@ impl Agent {
             let request = ChatRequest::new(&sent, &tools)
                 .with_tool_choice(tool_choice)
                 .with_deadline(deadline);
-            let response = match inner
+            let started = std::time::Instant::now();
+            let answer = inner
                 .backend
                 .complete(request)
-                .instrument(span.clone())
-                .await
-            {
+                .instrument(llm_span.clone())
+                .await;
+            self.observe_llm(run, round, started.elapsed(), &answer, &llm_span);
+            let response = match answer {
                 Ok(response) => response,
                 Err(error) => {
                     tracing::warn!(trace_id = run.trace_id(), %error, "backend failed");
@@ -184,9 +205,50 @@ async fn sleep_until_some(deadline: Option<Instant>) {
     }
 }
 
-/// Answer every call of the last assistant message that has no tool message yet, so
-/// the transcript stays valid to send to a server again.
 impl Agent {
+    /// Record one model call on its span and with the dispatcher's observers.
+    fn observe_llm(
+        &self,
+        run: &RunContext,
+        round: u32,
+        duration: std::time::Duration,
+        answer: &Result<ChatResponse, LlmError>,
+        span: &tracing::Span,
+    ) {
+        let usage = answer.as_ref().ok().and_then(|response| response.usage);
+        if let Some(usage) = usage {
+            span.record("gen_ai.usage.input_tokens", usage.prompt_tokens);
+            span.record("gen_ai.usage.output_tokens", usage.completion_tokens);
+        }
+        if let Err(error) = answer {
+            span.record("error.type", error.kind());
+        }
+        let observers = self.inner.dispatcher.observers();
+        if observers.is_empty() {
+            return;
+        }
+        let tools: Vec<&str> = answer.as_ref().map_or_else(
+            |_| Vec::new(),
+            |response| {
+                response
+                    .message
+                    .tool_calls
+                    .iter()
+                    .map(|call| call.name())
+                    .collect()
+            },
+        );
+        observers.llm_call(&LlmCallRecord {
+            at: std::time::SystemTime::now(),
+            origin: run.origin(),
+            round,
+            duration,
+            usage,
+            tools: &tools,
+            error: answer.as_ref().err().map(LlmError::kind),
+        });
+    }
+
     /// Check the user's input; `Some(Blocked)` to end the run.
     fn audit_input(&self, state: &mut RunState) -> Option<RunStatus> {
         self.inner.content_check.as_ref()?;
@@ -216,6 +278,8 @@ impl Agent {
     }
 }
 
+/// Answer every call of the last assistant message that has no tool message yet, so
+/// the transcript stays valid to send to a server again.
 fn close_open_calls(messages: &mut Vec<Message>) {
     let Some(at) = messages
         .iter()

@@ -7,6 +7,7 @@ use super::{
     Dispatcher, IdempotencyStore, MemoryIdempotencyStore, Repairs, ResultBudget, idempotency,
 };
 use crate::Error;
+use crate::observe::Observer;
 use crate::policy::{Approver, Policy};
 
 /// Configures a [`Dispatcher`]; see [`Dispatcher::builder`].
@@ -95,6 +96,18 @@ impl DispatcherBuilder {
         S: Into<String>,
     {
         self.dispatcher.untrusted_tags = tags.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Tell `observer` about every call ([`crate::observe`]): telemetry, an audit
+    /// trail. Observers add up; each hears every call, in the order they were added.
+    pub fn observer(self, observer: impl Observer) -> Self {
+        self.observer_arc(Arc::new(observer))
+    }
+
+    /// A shared observer.
+    pub fn observer_arc(mut self, observer: Arc<dyn Observer>) -> Self {
+        self.dispatcher.observers.push(observer);
         self
     }
 

@@ -55,6 +55,7 @@ pub use repair::{Repair, RepairKind, Repairs};
 pub use report::CallReport;
 pub use untrusted::DEFAULT_UNTRUSTED_TAGS;
 
+use crate::observe::{Observers, Permission, PermissionDecision, ToolCallRecord};
 use crate::registry::Entry;
 use crate::tool::Gate;
 use crate::{
@@ -105,6 +106,7 @@ pub struct Dispatcher {
     repairs: Repairs,
     budget: Arc<ResultBudget>,
     untrusted_tags: Arc<[String]>,
+    observers: Observers,
 }
 
 /// A call after steps 1 to 3, before it runs.
@@ -156,6 +158,7 @@ pub(crate) struct Done {
     duration: std::time::Duration,
     replayed: bool,
     repairs: Vec<Repair>,
+    permission: Permission,
 }
 
 impl Done {
@@ -179,6 +182,7 @@ struct Ran {
     tool_call_id: String,
     name: String,
     outcome: Result<(Body, bool), Box<ToolError>>,
+    permission: Permission,
 }
 
 impl Ran {
@@ -190,6 +194,7 @@ impl Ran {
                 .map_or(call.name(), |entry| entry.spec().name())
                 .to_owned(),
             outcome: Err(error),
+            permission: Permission::default(),
         }
     }
 }
@@ -211,6 +216,7 @@ impl Dispatcher {
                 .iter()
                 .map(|tag| (*tag).to_owned())
                 .collect(),
+            observers: Observers::default(),
         }
     }
 
@@ -251,16 +257,16 @@ impl Dispatcher {
         };
         let done = self.settle(ran, started, repairs, run);
         if done.body.must_spill(&self.budget) || done.body.len() > self.budget.turn_bytes {
-            return Box::pin(self.finish_long(done, run)).await;
+            return Box::pin(self.finish_long(done, call, run)).await;
         }
-        emit_finished(run, &done);
+        self.finished(run, call, &done);
         done.into_report()
     }
 
     /// A result too long to send whole: spilled, and kept within the turn's budget.
-    async fn finish_long(&self, done: Done, run: &RunContext) -> CallReport {
+    async fn finish_long(&self, done: Done, call: &ToolCall, run: &RunContext) -> CallReport {
         let mut done = self.spill_output(done, run).await;
-        emit_finished(run, &done);
+        self.finished(run, call, &done);
         let at = SpillTarget {
             run,
             tool_call_id: &done.tool_call_id,
@@ -392,7 +398,7 @@ impl Dispatcher {
         } else {
             done
         };
-        emit_finished(run, &done);
+        self.finished(run, call, &done);
         done
     }
 
@@ -404,6 +410,7 @@ impl Dispatcher {
         repairs: Vec<Repair>,
         run: &RunContext,
     ) -> Done {
+        let permission = ran.permission;
         let (body, error, replayed) = match ran.outcome {
             Ok((body, replayed)) => (body, None, replayed),
             Err(error) => {
@@ -420,6 +427,7 @@ impl Dispatcher {
             duration: started.elapsed(),
             replayed,
             repairs,
+            permission,
         }
     }
 
@@ -432,17 +440,20 @@ impl Dispatcher {
         call: &ToolCall,
         run: &RunContext,
     ) -> Ran {
+        // Named and keyed after OpenTelemetry's GenAI conventions.
         let span = tracing::info_span!(
-            "tool_call",
+            "execute_tool",
             trace_id = run.trace_id(),
-            tool = entry.spec().name(),
-            tool_call_id = call.id.as_str()
+            "gen_ai.operation.name" = "execute_tool",
+            "gen_ai.tool.name" = entry.spec().name(),
+            "gen_ai.tool.call.id" = call.id.as_str(),
         );
         // The context borrows the call's id and gives it back: no allocation for it
         // on the hot path.
         let ctx = ToolContext::for_call(run.shared(), &self.gate, call.id.clone());
+        let mut permission = Permission::default();
         let outcome = self
-            .authorize_and_run(&entry, args, &ctx, run)
+            .authorize_and_run(&entry, args, &ctx, run, &mut permission)
             .instrument(span)
             .await
             .map(|(content, replayed)| (self.output(&entry, content), replayed))
@@ -451,6 +462,7 @@ impl Dispatcher {
             tool_call_id: ctx.into_tool_call_id(),
             name: entry.spec().name().to_owned(),
             outcome,
+            permission,
         }
     }
 
@@ -496,8 +508,9 @@ impl Dispatcher {
             duration: pending.started.elapsed(),
             replayed: true,
             repairs: pending.repairs,
+            permission: original.permission.clone(),
         };
-        emit_finished(run, &done);
+        self.finished(run, pending.call, &done);
         done
     }
 
@@ -509,13 +522,15 @@ impl Dispatcher {
         args: Value,
         ctx: &ToolContext,
         run: &RunContext,
+        permission: &mut Permission,
     ) -> Result<(String, bool), ToolError> {
         let spec = entry.spec();
         if let policy::Verdict::AskApproval { prompt, class } =
-            policy::check(self.gate.policy.as_ref(), spec, &args, ctx)?
+            policy::check(self.gate.policy.as_ref(), spec, &args, ctx, permission)?
         {
             let ask = approval::ask(spec, &args, (prompt, class), ctx, run);
             Box::pin(ask).await?;
+            permission.decision = PermissionDecision::Approved;
         }
         if !entry.is_ready() {
             Box::pin(entry.ensure_ready()).await?;
@@ -551,21 +566,45 @@ fn report_repair(run: &RunContext, call: &ToolCall, name: &str, repair: &Repair)
     });
 }
 
-fn emit_finished(run: &RunContext, done: &Done) {
-    run.emit(|| AgentEvent::ToolCallFinished {
-        tool_call_id: done.tool_call_id.clone(),
-        name: done.name.clone(),
-        duration: done.duration,
-        outcome: done
+impl Dispatcher {
+    /// The `tool_call_finished` event, and the record for the observers.
+    fn finished(&self, run: &RunContext, call: &ToolCall, done: &Done) {
+        let outcome = done
             .error
             .as_ref()
             .map_or(crate::CallOutcome::Success, |error| {
                 crate::CallOutcome::Failure(error.kind())
-            }),
-        success: done.error.is_none(),
-        replayed: done.replayed,
-        preview: crate::text::preview(done.body.text(), 500),
-    });
+            });
+        run.emit(|| AgentEvent::ToolCallFinished {
+            tool_call_id: done.tool_call_id.clone(),
+            name: done.name.clone(),
+            duration: done.duration,
+            outcome,
+            success: done.error.is_none(),
+            replayed: done.replayed,
+            preview: crate::text::preview(done.body.text(), 500),
+        });
+        if self.observers.is_empty() {
+            return;
+        }
+        self.observers.tool_call(&ToolCallRecord {
+            at: std::time::SystemTime::now(),
+            origin: run.origin(),
+            tool_call_id: &done.tool_call_id,
+            tool: &done.name,
+            arguments: call.arguments(),
+            permission: &done.permission,
+            outcome,
+            error: done.error.as_deref(),
+            duration: done.duration,
+            replayed: done.replayed,
+        });
+    }
+
+    /// Tell the observers about a model call (the agent loop does).
+    pub(crate) fn observers(&self) -> &Observers {
+        &self.observers
+    }
 }
 
 impl fmt::Debug for Dispatcher {

@@ -7,6 +7,7 @@ mod common;
 mod completes;
 mod content;
 mod limits;
+mod observe;
 mod streaming;
 mod strikes;
 mod window;

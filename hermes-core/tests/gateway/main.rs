@@ -11,6 +11,7 @@ mod cancellation;
 mod defaults;
 mod idempotency;
 mod lifecycle;
+mod observe;
 mod ordering;
 mod parallel;
 mod progress;

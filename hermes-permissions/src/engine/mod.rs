@@ -9,7 +9,7 @@ use std::fmt;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use hermes_core::{Decision, IdempotencyStore, Policy, ToolContext, ToolSpec};
+use hermes_core::{Decision, IdempotencyStore, Judgement, Policy, ToolContext, ToolSpec};
 use serde_json::Value;
 
 pub use evaluate::BareValue;
@@ -164,6 +164,11 @@ impl fmt::Debug for PermissionEngine {
 
 impl Policy for PermissionEngine {
     fn check(&self, spec: &ToolSpec, args: &Value, ctx: &ToolContext) -> Decision {
+        self.judge(spec, args, ctx).decision
+    }
+
+    /// The decision, with the rule named as `layer:rule` (`parameter:allowed_paths`).
+    fn judge(&self, spec: &ToolSpec, args: &Value, ctx: &ToolContext) -> Judgement {
         let ruling = self.evaluate(spec, args, ctx.session_id());
         tracing::debug!(
             trace_id = ctx.trace_id(),
@@ -173,14 +178,15 @@ impl Policy for PermissionEngine {
             rule = %ruling.rule,
             "permission ruling"
         );
-        match ruling.decision {
+        let decision = match ruling.decision {
             Outcome::Allow => Decision::Allow,
             Outcome::Deny => Decision::deny(ruling.explain()),
             Outcome::NeedsApproval => match ruling.class.clone() {
                 Some(class) => Decision::needs_approval_for(ruling.explain(), class),
                 None => Decision::needs_approval(ruling.explain()),
             },
-        }
+        };
+        Judgement::new(decision).with_rule(format!("{}:{}", ruling.layer, ruling.rule))
     }
 
     fn grant(&self, session_id: &str, class: &str) {
