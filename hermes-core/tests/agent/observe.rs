@@ -7,17 +7,18 @@ use hermes_core::{
     Agent, Registry, RunStatus, ScriptedBackend, ScriptedTurn, ToolCall, Usage, demo::Calc,
 };
 
+/// Round, usage, tools called, error kind, user.
+type LlmSeen = (
+    u32,
+    Option<Usage>,
+    Vec<String>,
+    Option<&'static str>,
+    Option<String>,
+);
+
 #[derive(Debug, Default)]
 struct Tape {
-    llm: Mutex<
-        Vec<(
-            u32,
-            Option<Usage>,
-            Vec<String>,
-            Option<&'static str>,
-            Option<String>,
-        )>,
-    >,
+    llm: Mutex<Vec<LlmSeen>>,
     tools: Mutex<Vec<(String, Option<String>)>>,
 }
 
