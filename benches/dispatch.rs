@@ -4,7 +4,11 @@
 //! serialization). Same run, same machine: compare the ratio, not the nanoseconds.
 //!
 //! Two gateway cases: `add` as a synchronous `Tool` (answers inside `run`, no future
-//! boxed), and `add` as an async `TypedTool` (one boxed future per call).
+//! boxed), and `add` as an async `TypedTool` (one boxed future per call). A third,
+//! `gateway_sync_telemetry`, is the first with a `TelemetryCollector` observing every
+//! call (the cost on the calling task: building the record and queueing it; the
+//! writer thread works on the other core, and what does not fit in its queue is
+//! dropped and counted, printed at the end).
 //!
 //! `cargo bench --bench dispatch`; figures in BENCHMARKS.md.
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)]
@@ -15,6 +19,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use hermes::telemetry::TelemetryCollector;
 use hermes::{
     Dispatcher, Message, Registry, RunContext, Tool, ToolCall, ToolContext, ToolError, ToolFuture,
     ToolOutput, ToolSpec, TypedTool, parse_args,
@@ -105,14 +110,25 @@ fn bench_dispatch(c: &mut Criterion) {
         .enable_all()
         .build()
         .unwrap();
-    let cases: [(&str, Arc<dyn Tool>); 2] = [
-        ("gateway_sync_tool", Arc::new(SyncAdd(add_spec()))),
-        ("gateway_async_tool", Arc::new(Add(add_spec()))),
+    let scratch = std::env::temp_dir().join(format!("hermes-bench-{}", std::process::id()));
+    let telemetry = TelemetryCollector::open(scratch.join("telemetry.db")).unwrap();
+    let cases: [(&str, Arc<dyn Tool>, Option<&TelemetryCollector>); 3] = [
+        ("gateway_sync_tool", Arc::new(SyncAdd(add_spec())), None),
+        ("gateway_async_tool", Arc::new(Add(add_spec())), None),
+        (
+            "gateway_sync_telemetry",
+            Arc::new(SyncAdd(add_spec())),
+            Some(&telemetry),
+        ),
     ];
-    for (name, tool) in cases {
+    for (name, tool, observer) in cases {
         let registry = Registry::new();
         registry.register_arc(tool).unwrap();
-        let dispatcher = Dispatcher::new(registry);
+        let mut dispatcher = Dispatcher::builder(registry);
+        if let Some(observer) = observer {
+            dispatcher = dispatcher.observer(observer.clone());
+        }
+        let dispatcher = dispatcher.build().unwrap();
         let run = RunContext::new();
         let gateway = || async {
             let report = dispatcher.dispatch(black_box(&call), &run).await;
@@ -136,6 +152,17 @@ fn bench_dispatch(c: &mut Criterion) {
         });
     }
     group.finish();
+    telemetry.flush().unwrap();
+    #[allow(clippy::print_stdout, reason = "a figure for BENCHMARKS.md")]
+    {
+        println!(
+            "telemetry: {} records dropped (queue full), {} failed writes",
+            telemetry.dropped(),
+            telemetry.failed_writes()
+        );
+    }
+    drop(telemetry);
+    let _ = std::fs::remove_dir_all(scratch);
 }
 
 criterion_group!(benches, bench_dispatch);

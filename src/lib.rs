@@ -43,6 +43,11 @@ pub use hermes_llm as llm;
 #[cfg(feature = "memory")]
 pub use hermes_memory as memory_stores;
 
+/// Telemetry and the audit trail (`hermes-telemetry`): the collector, reports, audit
+/// sinks, masked logs; the dashboard and OTLP export behind features.
+#[cfg(feature = "telemetry")]
+pub use hermes_telemetry as telemetry;
+
 /// The built-in tools (`hermes-tools`): six families, and YAML-configured HTTP tools.
 #[cfg(feature = "tools")]
 pub use hermes_tools as tools;

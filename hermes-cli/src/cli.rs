@@ -30,6 +30,15 @@ pub(crate) enum Command {
     /// the answer); exits 0 when the run completed, 1 when it ended otherwise (round
     /// limit, timeout, backend failure), 2 on usage or configuration errors.
     Run(RunArgs),
+    /// Usage figures of past runs, read from the telemetry store `hermes run` records
+    /// into.
+    #[command(subcommand)]
+    Telemetry(TelemetryCommand),
+    /// Serve a local web dashboard of the telemetry store, on 127.0.0.1 only.
+    ///
+    /// Charts of calls and error rate over time, latency per tool, the top tools and
+    /// token use; the page refreshes itself. Stop it with Ctrl-C.
+    Dashboard(DashboardArgs),
     /// Read raw model output on stdin and print the tool calls found in it.
     ///
     /// Prints {"calls": [{"name", "arguments"}], "content", "reasoning", "errors":
@@ -90,8 +99,61 @@ pub(crate) struct RunArgs {
     /// Small models choose better from a short list.
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     pub(crate) tools: Vec<String>,
+    /// Do not record the run in the telemetry store.
+    #[arg(long)]
+    pub(crate) no_telemetry: bool,
+    /// Append an audit entry per tool call to FILE: JSON Lines for `.jsonl`, else a
+    /// SQLite table. Arguments and ids are PII-masked.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) audit: Option<PathBuf>,
+    /// The user the run is for (recorded in telemetry and the audit trail, masked;
+    /// never sent to the model).
+    #[arg(long, value_name = "ID")]
+    pub(crate) user: Option<String>,
     #[command(flatten)]
     pub(crate) policy: PolicyArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum TelemetryCommand {
+    /// Tool calls, success rate, top tools, errors by kind, tokens and latency over the
+    /// last hours.
+    ///
+    /// With --json, prints {"period", "total_calls", "success_rate", "top_tools":
+    /// [{"name", "calls", "avg_latency_ms", "error_rate"}], "error_breakdown": {kind: n},
+    /// "token_consumption": {"total", "by_tool": {name: n}}, "latency_ms": {tool:
+    /// {"p50", "p95"}}}.
+    Report(ReportArgs),
+}
+
+/// Which telemetry store to read.
+#[derive(Debug, Args)]
+pub(crate) struct StoreArgs {
+    /// The store (default: HERMES_TELEMETRY_DB, else $HERMES_HOME/telemetry.db, else
+    /// ~/.local/share/hermes/telemetry.db).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) db: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ReportArgs {
+    /// The period, in hours back from now.
+    #[arg(long, default_value_t = 24, value_parser = clap::value_parser!(u32).range(1..=87_600))]
+    pub(crate) hours: u32,
+    /// Print the report as one JSON object.
+    #[arg(long)]
+    pub(crate) json: bool,
+    #[command(flatten)]
+    pub(crate) store: StoreArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct DashboardArgs {
+    /// The port on 127.0.0.1 (0 picks a free one).
+    #[arg(long, default_value_t = 8686)]
+    pub(crate) port: u16,
+    #[command(flatten)]
+    pub(crate) store: StoreArgs,
 }
 
 /// Who decides about calls: the permission engine under a profile, and approval.

@@ -6,6 +6,7 @@
 
 mod cli;
 mod commands;
+mod home;
 mod tools;
 
 use std::io::{self, Write};
@@ -13,7 +14,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use crate::cli::{Cli, Command, PermissionsCommand, ToolCommand};
+use crate::cli::{Cli, Command, PermissionsCommand, TelemetryCommand, ToolCommand};
 
 /// What a command decided, as an exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,6 +84,12 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
             commands::permissions::check(&registry, &args, &mut stdout)?
         }
         Command::Run(args) => runtime.block_on(commands::run::run(registry, &args, &mut stdout))?,
+        Command::Telemetry(TelemetryCommand::Report(args)) => {
+            commands::telemetry::report(&args, &mut stdout)?
+        }
+        Command::Dashboard(args) => {
+            runtime.block_on(commands::telemetry::dashboard(&args, &mut stdout))?
+        }
         Command::Parse(args) => {
             commands::parse::parse(&args, &mut io::stdin().lock(), &mut stdout)?
         }
@@ -94,9 +101,11 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
 fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_env("HERMES_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    // Logs carry arguments and error messages: PII and keys are masked before they
+    // reach the terminal.
     tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(io::stderr)
+        .with_writer(hermes_telemetry::logs::MaskingWriter::new(io::stderr))
         .init();
 }
 

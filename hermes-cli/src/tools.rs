@@ -8,6 +8,8 @@ use hermes_core::Registry;
 use hermes_tools::ToolsConfig;
 use hermes_tools::yaml::{ToolFile, Watcher};
 
+use crate::home::tools_dir;
+
 /// The built-in tools plus every YAML file in the tools directory. A file that does
 /// not load is skipped with a warning on stderr: one broken file must not take the
 /// command down.
@@ -34,26 +36,6 @@ pub(crate) fn watch(registry: &Registry) -> Vec<Watcher> {
         .into_iter()
         .filter_map(|path| Watcher::builder(registry.clone()).start([path]).ok())
         .collect()
-}
-
-/// Where `hermes tool register` keeps YAML files of tools: `$HERMES_HOME/tools`, else
-/// `$XDG_CONFIG_HOME/hermes/tools`, else `~/.config/hermes/tools`.
-pub(crate) fn tools_dir() -> Result<PathBuf, String> {
-    let non_empty = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
-    if let Some(home) = non_empty("HERMES_HOME") {
-        return Ok(PathBuf::from(home).join("tools"));
-    }
-    if let Some(config) = non_empty("XDG_CONFIG_HOME") {
-        return Ok(PathBuf::from(config).join("hermes").join("tools"));
-    }
-    non_empty("HOME")
-        .map(|home| {
-            PathBuf::from(home)
-                .join(".config")
-                .join("hermes")
-                .join("tools")
-        })
-        .ok_or_else(|| "set HERMES_HOME (or HOME) to say where the tool files live".to_owned())
 }
 
 /// The `.yaml` and `.yml` files of `dir`, sorted; none if it does not exist.

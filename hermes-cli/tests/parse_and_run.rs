@@ -13,7 +13,7 @@ mod common;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use common::{hermes, stdout_json};
+use common::{hermes, model_url, stdout_json};
 use serde_json::{Value, json};
 
 fn parse(args: &[&str], input: &str) -> (Option<i32>, Value) {
@@ -141,21 +141,6 @@ fn run_reports_a_backend_failure_with_exit_1() {
     assert_eq!(output.status.code(), Some(1), "{output:?}");
     let value = stdout_json(&output);
     assert_eq!(value["status"], "failed");
-}
-
-fn model_url() -> Option<String> {
-    match std::env::var("HERMES_TEST_BASE_URL") {
-        Ok(url) if !url.trim().is_empty() => Some(url),
-        _ if std::env::var_os("CI").is_some() => {
-            panic!("CI is set but HERMES_TEST_BASE_URL is not")
-        }
-        _ => {
-            eprintln!(
-                "\n*** SKIPPED: `hermes run` against a real model needs HERMES_TEST_BASE_URL (scripts/local-model). ***\n"
-            );
-            None
-        }
-    }
 }
 
 /// One test for both backends: the server answers one request at a time.

@@ -6,6 +6,12 @@
 //! - [`Report`]: calls, success rate, the top tools, errors by kind, tokens charged to
 //!   tools, latency percentiles, over a period. `hermes telemetry report` prints it.
 //! - [`Bucket`]s: the same over time, for the dashboard (feature `dashboard`).
+//! - [`audit`]: the audit trail, one masked entry per tool call, in JSON Lines or
+//!   SQLite, written before the call's result is handed on.
+//! - [`logs::MaskingWriter`]: log lines masked before they are written.
+//!
+//! Features: `dashboard` serves the local web page of charts (`dashboard::serve`);
+//! `otel` exports the agent's `tracing` spans over OTLP/HTTP (`otel::layer`).
 //!
 //! ```
 //! use std::time::Duration;
@@ -31,8 +37,14 @@
 //! # }
 //! ```
 
+pub mod audit;
 mod collector;
+#[cfg(feature = "dashboard")]
+pub mod dashboard;
 mod error;
+pub mod logs;
+#[cfg(feature = "otel")]
+pub mod otel;
 mod report;
 mod row;
 mod series;

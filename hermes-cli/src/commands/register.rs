@@ -8,7 +8,8 @@ use hermes_tools::yaml::ToolFile;
 use serde::Serialize;
 
 use crate::cli::{RegisterArgs, UnregisterArgs};
-use crate::tools::{tools_dir, yaml_files};
+use crate::home::tools_dir;
+use crate::tools::yaml_files;
 use crate::{Status, UsageError};
 
 /// What `tool register --json` prints.

@@ -43,6 +43,15 @@ pub(crate) async fn run(
         })?;
         builder = builder.timeout(timeout);
     }
+    if let Some(telemetry) = super::telemetry::collector(args.no_telemetry) {
+        builder = builder.observer(telemetry);
+    }
+    if let Some(path) = &args.audit {
+        builder = builder.observer_arc(super::telemetry::audit(path)?);
+    }
+    if let Some(user) = &args.user {
+        builder = builder.user_id(user.as_str());
+    }
     let (approver, engine) = super::permissions::gate(&args.policy)?;
     builder = builder.approver_arc(approver);
     if let Some(engine) = engine {

@@ -29,3 +29,23 @@ pub(crate) fn stdout_json(output: &Output) -> Value {
         )
     })
 }
+
+/// The local model server's URL (HERMES_TEST_BASE_URL, from scripts/local-model); `None`,
+/// with a loud note, when it is not set, and a failure when CI is set.
+pub(crate) fn model_url() -> Option<String> {
+    match std::env::var("HERMES_TEST_BASE_URL") {
+        Ok(url) if !url.trim().is_empty() => Some(url),
+        _ if std::env::var_os("CI").is_some() => {
+            panic!("CI is set but HERMES_TEST_BASE_URL is not")
+        }
+        _ => {
+            #[allow(clippy::print_stderr, reason = "a skipped test says so")]
+            {
+                eprintln!(
+                    "\n*** SKIPPED: `hermes run` against a real model needs HERMES_TEST_BASE_URL (scripts/local-model). ***\n"
+                );
+            }
+            None
+        }
+    }
+}

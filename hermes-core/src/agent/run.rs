@@ -109,7 +109,8 @@ impl Agent {
         for round in 1..=inner.max_rounds {
             state.rounds = round;
             run.emit(|| AgentEvent::RoundStarted { round });
-            let span = tracing::info_span!("round", trace_id = run.trace_id(), round);
+            let span =
+                tracing::info_span!("round", trace_id = run.trace_id(), round = i64::from(round));
             let llm_span = tracing::info_span!(
                 parent: &span,
                 "chat",
@@ -217,8 +218,10 @@ impl Agent {
     ) {
         let usage = answer.as_ref().ok().and_then(|response| response.usage);
         if let Some(usage) = usage {
-            span.record("gen_ai.usage.input_tokens", usage.prompt_tokens);
-            span.record("gen_ai.usage.output_tokens", usage.completion_tokens);
+            // As i64: OpenTelemetry bridges export unsigned integers as text.
+            let count = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+            span.record("gen_ai.usage.input_tokens", count(usage.prompt_tokens));
+            span.record("gen_ai.usage.output_tokens", count(usage.completion_tokens));
         }
         if let Err(error) = answer {
             span.record("error.type", error.kind());

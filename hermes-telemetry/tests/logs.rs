@@ -1,0 +1,70 @@
+//! Logs are masked before they are written.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, missing_docs)]
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+use hermes_telemetry::logs::MaskingWriter;
+use tracing_subscriber::fmt::MakeWriter;
+
+#[derive(Clone, Default)]
+struct Buffer(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Buffer {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl<'a> MakeWriter<'a> for Buffer {
+    type Writer = Self;
+
+    fn make_writer(&'a self) -> Self {
+        self.clone()
+    }
+}
+
+#[test]
+fn pii_in_messages_and_fields_is_masked_and_ordinary_numbers_are_not() {
+    let buffer = Buffer::default();
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(MaskingWriter::new(buffer.clone()))
+        .with_ansi(false)
+        .finish();
+    tracing::subscriber::with_default(subscriber, || {
+        tracing::warn!(
+            user = "ada@example.com",
+            phone = "13812345678",
+            "card 4111111111111111 refused"
+        );
+        tracing::info!(
+            at = 1_764_482_462_123_u64,
+            order = 20_261_130_000_123_u64,
+            "key sk-proj-abcdefghijklmnop0123 rotated"
+        );
+    });
+    let text = String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap();
+    assert_eq!(text.lines().count(), 2, "{text}");
+    for secret in [
+        "ada@example.com",
+        "13812345678",
+        "4111111111111111",
+        "sk-proj-abcdefghijklmnop0123",
+    ] {
+        assert!(!text.contains(secret), "{secret} leaked: {text}");
+    }
+    assert!(text.contains("[EMAIL]"), "{text}");
+    assert!(
+        text.contains("1764482462123"),
+        "a timestamp was masked: {text}"
+    );
+    assert!(
+        text.contains("20261130000123"),
+        "an order number was masked: {text}"
+    );
+}
