@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use hermes::demo::Calc;
 use hermes::telemetry::TelemetryCollector;
-use hermes::telemetry::audit::JsonlAudit;
+use hermes::telemetry::audit::{AuditTrail, JsonlAudit};
 use hermes::telemetry::logs::MaskingWriter;
 use hermes::{Agent, Registry, ScriptedBackend, ScriptedTurn, ToolCall, ToolError, Usage, tool};
 
@@ -42,7 +42,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let db = dir.join("telemetry.db");
     let audit_path = dir.join("audit.jsonl");
     let telemetry = TelemetryCollector::open(&db)?;
-    let audit = std::sync::Arc::new(JsonlAudit::open(&audit_path)?);
+    let audit = std::sync::Arc::new(AuditTrail::new(JsonlAudit::open(&audit_path)?));
 
     let scripts = [
         vec![

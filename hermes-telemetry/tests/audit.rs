@@ -10,7 +10,8 @@ use hermes_core::{
     ApproveAll, Decision, Dispatcher, Judgement, Policy, Registry, RunContext, ToolCall,
     ToolContext, ToolSpec, demo::Calc,
 };
-use hermes_telemetry::audit::{AuditEntry, JsonlAudit, SqliteAudit};
+use hermes_telemetry::TelemetryError;
+use hermes_telemetry::audit::{AuditEntry, AuditSink, AuditTrail, JsonlAudit, SqliteAudit};
 use serde_json::{Value, json};
 
 /// Refuses expressions that mention 666, naming its rule.
@@ -115,12 +116,12 @@ fn check_entries(entries: &[AuditEntry]) {
 async fn jsonl_entries_hold_the_decision_rule_and_masked_arguments() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("logs/audit.jsonl");
-    let audit = Arc::new(JsonlAudit::open(&path).unwrap());
+    let audit = Arc::new(AuditTrail::new(JsonlAudit::open(&path).unwrap()));
     three_calls(&gateway(audit.clone())).await;
     assert_eq!(audit.failures(), 0);
     check_entries(&JsonlAudit::read(&path).unwrap());
     // Appending again keeps what was there.
-    let again = Arc::new(JsonlAudit::open(&path).unwrap().durable());
+    let again = Arc::new(AuditTrail::new(JsonlAudit::open(&path).unwrap().durable()));
     three_calls(&gateway(again)).await;
     assert_eq!(JsonlAudit::read(&path).unwrap().len(), 6);
 }
@@ -129,7 +130,7 @@ async fn jsonl_entries_hold_the_decision_rule_and_masked_arguments() {
 async fn sqlite_entries_hold_the_same() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("audit.db");
-    let audit = Arc::new(SqliteAudit::open(&path).unwrap());
+    let audit = Arc::new(AuditTrail::new(SqliteAudit::open(&path).unwrap()));
     three_calls(&gateway(audit.clone())).await;
     assert_eq!(audit.failures(), 0);
     check_entries(&SqliteAudit::read(&path).unwrap());
@@ -140,7 +141,7 @@ async fn keep_pii_keeps_it() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("audit.jsonl");
     three_calls(&gateway(Arc::new(
-        JsonlAudit::open(&path).unwrap().keep_pii(),
+        AuditTrail::new(JsonlAudit::open(&path).unwrap()).keep_pii(),
     )))
     .await;
     let entries = JsonlAudit::read(&path).unwrap();
@@ -171,8 +172,12 @@ fn crash_child() {
         return;
     };
     let dir = Path::new(&dir);
-    let jsonl = Arc::new(JsonlAudit::open(dir.join("audit.jsonl")).unwrap());
-    let sqlite = Arc::new(SqliteAudit::open(dir.join("audit.db")).unwrap());
+    let jsonl = Arc::new(AuditTrail::new(
+        JsonlAudit::open(dir.join("audit.jsonl")).unwrap(),
+    ));
+    let sqlite = Arc::new(AuditTrail::new(
+        SqliteAudit::open(dir.join("audit.db")).unwrap(),
+    ));
     let registry = Registry::new();
     registry.register(Calc::new()).unwrap();
     let gateway = Dispatcher::builder(registry)
@@ -213,4 +218,33 @@ fn entries_written_before_a_crash_survive_it() {
     assert_eq!(sqlite.len(), 200);
     assert_eq!(jsonl[199].tool_call_id, "c199");
     assert_eq!(sqlite[199].tool_call_id, "c199");
+}
+
+/// A sink whose disk is gone.
+#[derive(Debug)]
+struct Broken;
+
+impl AuditSink for Broken {
+    fn append(&self, _entry: &AuditEntry) -> Result<(), TelemetryError> {
+        Err(TelemetryError::Io {
+            path: "/audit".into(),
+            source: std::io::Error::other("no space left on device"),
+        })
+    }
+}
+
+#[tokio::test]
+async fn a_failing_sink_is_counted_and_the_calls_go_on() {
+    let trail = Arc::new(AuditTrail::new(Broken));
+    let gateway = gateway(trail.clone());
+    let run = RunContext::new();
+    let report = gateway
+        .dispatch(
+            &ToolCall::new("c1", "calc", r#"{"expression": "2+2"}"#),
+            &run,
+        )
+        .await;
+    assert!(report.is_success());
+    three_calls(&gateway).await;
+    assert_eq!(trail.failures(), 4);
 }

@@ -47,7 +47,7 @@ pub(crate) async fn run(
         builder = builder.observer(telemetry);
     }
     if let Some(path) = &args.audit {
-        builder = builder.observer_arc(super::telemetry::audit(path)?);
+        builder = builder.observer(super::telemetry::audit(path)?);
     }
     if let Some(user) = &args.user {
         builder = builder.user_id(user.as_str());

@@ -2,11 +2,9 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Duration;
 
-use hermes_core::observe::Observer;
-use hermes_telemetry::audit::{JsonlAudit, SqliteAudit};
+use hermes_telemetry::audit::{AuditTrail, JsonlAudit, SqliteAudit};
 use hermes_telemetry::{TelemetryCollector, TelemetryStore};
 
 use crate::cli::{DashboardArgs, ReportArgs, StoreArgs};
@@ -80,14 +78,14 @@ pub(crate) fn collector(off: bool) -> Option<TelemetryCollector> {
 }
 
 /// The audit trail `--audit FILE` asks for: JSON Lines for `.jsonl`, else SQLite.
-pub(crate) fn audit(path: &std::path::Path) -> anyhow::Result<Arc<dyn Observer>> {
+pub(crate) fn audit(path: &std::path::Path) -> anyhow::Result<AuditTrail> {
     let jsonl = path
         .extension()
         .is_some_and(|ext| ext.eq_ignore_ascii_case("jsonl"));
-    let opened: Result<Arc<dyn Observer>, _> = if jsonl {
-        JsonlAudit::open(path).map(|audit| Arc::new(audit) as _)
+    let opened = if jsonl {
+        JsonlAudit::open(path).map(AuditTrail::new)
     } else {
-        SqliteAudit::open(path).map(|audit| Arc::new(audit) as _)
+        SqliteAudit::open(path).map(AuditTrail::new)
     };
     Ok(opened.map_err(|error| UsageError(format!("--audit: {error}")))?)
 }

@@ -1,22 +1,49 @@
 //! The audit trail: one [`AuditEntry`] per tool call, masked, appended where it
 //! survives a crash.
 //!
-//! Two sinks, both [`Observer`](hermes_core::observe::Observer)s to install on an agent
-//! or a dispatcher:
+//! An [`AuditTrail`] is the [`Observer`] to install on an agent or a dispatcher: it
+//! builds the entry of each call, masks it, and hands it to an [`AuditSink`]:
 //! - [`JsonlAudit`]: one JSON object per line, appended with a single `write` per
 //!   entry (no buffer in the process, so a crash loses nothing already recorded);
 //!   [`durable`](JsonlAudit::durable) adds an `fsync` per entry against power loss.
 //! - [`SqliteAudit`]: a table in a SQLite file (WAL), one transaction per entry.
+//! - your own, for another database or a log service.
 //!
 //! Entries are written on the calling task, after the call and before its result is
 //! handed on: an entry is on disk before the model sees the result. Arguments, error
 //! messages and the session and user ids are masked ([`hermes_core::redact`]) unless
-//! the sink is told to keep PII.
+//! the trail is told to keep PII.
+//!
+//! ```
+//! use hermes_core::{Dispatcher, Registry, RunContext, ToolCall, demo::Calc};
+//! use hermes_telemetry::audit::{AuditTrail, JsonlAudit};
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let dir = tempfile::tempdir()?;
+//! let path = dir.path().join("audit.jsonl");
+//! let registry = Registry::new();
+//! registry.register(Calc::new())?;
+//! let trail = AuditTrail::new(JsonlAudit::open(&path)?);
+//! let gateway = Dispatcher::builder(registry).observer(trail).build()?;
+//! let run = RunContext::new().with_user("ada@example.com");
+//! gateway.dispatch(&ToolCall::new("c1", "calc", r#"{"expression": "2+2"}"#), &run).await;
+//!
+//! let entries = JsonlAudit::read(&path)?;
+//! assert_eq!(entries[0].tool, "calc");
+//! assert_eq!(entries[0].decision, "allowed");
+//! assert_eq!(entries[0].user_id.as_deref(), Some("[EMAIL]"));
+//! # Ok(())
+//! # }
+//! ```
 
 mod jsonl;
 mod sqlite;
 
-use hermes_core::observe::ToolCallRecord;
+use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use hermes_core::observe::{Observer, ToolCallRecord};
 use hermes_core::redact::Redactor;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -24,6 +51,68 @@ use time::OffsetDateTime;
 
 pub use jsonl::JsonlAudit;
 pub use sqlite::SqliteAudit;
+
+use crate::TelemetryError;
+
+/// Where audit entries go. `append` runs on the calling task, once per tool call:
+/// write the entry durably and return; do not queue it in memory.
+pub trait AuditSink: Send + Sync + fmt::Debug + 'static {
+    /// Store one entry.
+    ///
+    /// # Errors
+    ///
+    /// Whatever kept it from being stored; the trail counts and logs it.
+    fn append(&self, entry: &AuditEntry) -> Result<(), TelemetryError>;
+}
+
+/// The audit trail of a gateway: an [`Observer`] that masks each tool call's entry and
+/// appends it to its [`AuditSink`].
+#[derive(Debug)]
+pub struct AuditTrail {
+    sink: Box<dyn AuditSink>,
+    redactor: Option<Redactor>,
+    failures: AtomicU64,
+}
+
+impl AuditTrail {
+    /// A trail into `sink`, masking with the default redactor.
+    pub fn new(sink: impl AuditSink) -> Self {
+        Self {
+            sink: Box::new(sink),
+            redactor: Some(Redactor::new()),
+            failures: AtomicU64::new(0),
+        }
+    }
+
+    /// Keep arguments, errors and ids as they are, PII included.
+    #[must_use]
+    pub fn keep_pii(mut self) -> Self {
+        self.redactor = None;
+        self
+    }
+
+    /// Mask with this redactor instead of the default one.
+    #[must_use]
+    pub fn redactor(mut self, redactor: Redactor) -> Self {
+        self.redactor = Some(redactor);
+        self
+    }
+
+    /// Entries the sink could not store (each is logged as an error).
+    pub fn failures(&self) -> u64 {
+        self.failures.load(Ordering::Relaxed)
+    }
+}
+
+impl Observer for AuditTrail {
+    fn tool_call(&self, record: &ToolCallRecord<'_>) {
+        let entry = AuditEntry::from_record(record, self.redactor.as_ref());
+        if let Err(error) = self.sink.append(&entry) {
+            self.failures.fetch_add(1, Ordering::Relaxed);
+            tracing::error!(%error, tool_call_id = record.tool_call_id, "audit entry not written");
+        }
+    }
+}
 
 /// One tool call in the audit trail.
 ///

@@ -1,14 +1,11 @@
 //! [`SqliteAudit`]: the audit trail as a SQLite table.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-use hermes_core::observe::{Observer, ToolCallRecord};
-use hermes_core::redact::Redactor;
 use rusqlite::{Connection, OpenFlags, params};
 
-use super::AuditEntry;
+use super::{AuditEntry, AuditSink};
 use crate::TelemetryError;
 use crate::store::open_wal;
 
@@ -32,8 +29,8 @@ CREATE TABLE IF NOT EXISTS audit (
 CREATE INDEX IF NOT EXISTS audit_trace ON audit (trace_id);
 ";
 
-/// Inserts one row per tool call into the `audit` table of a SQLite file (it may be
-/// the telemetry store's file).
+/// An [`AuditSink`] inserting one row per entry into the `audit` table of a SQLite
+/// file (it may be the telemetry store's file).
 ///
 /// Each entry is its own transaction in WAL mode: committed before the call's result
 /// is handed on, and kept if the process dies right after. Writers from several
@@ -42,12 +39,10 @@ CREATE INDEX IF NOT EXISTS audit_trace ON audit (trace_id);
 pub struct SqliteAudit {
     conn: Mutex<Connection>,
     path: PathBuf,
-    redactor: Option<Redactor>,
-    failures: AtomicU64,
 }
 
 impl SqliteAudit {
-    /// Open (or create) the file and its `audit` table; masking on.
+    /// Open (or create) the file and its `audit` table.
     ///
     /// # Errors
     ///
@@ -63,63 +58,12 @@ impl SqliteAudit {
         Ok(Self {
             conn: Mutex::new(conn),
             path,
-            redactor: Some(Redactor::new()),
-            failures: AtomicU64::new(0),
         })
-    }
-
-    /// Keep arguments, errors and ids as they are, PII included.
-    #[must_use]
-    pub fn keep_pii(mut self) -> Self {
-        self.redactor = None;
-        self
-    }
-
-    /// Mask with this redactor instead of the default one.
-    #[must_use]
-    pub fn redactor(mut self, redactor: Redactor) -> Self {
-        self.redactor = Some(redactor);
-        self
     }
 
     /// The file.
     pub fn path(&self) -> &Path {
         &self.path
-    }
-
-    /// Entries that could not be written (each is logged).
-    pub fn failures(&self) -> u64 {
-        self.failures.load(Ordering::Relaxed)
-    }
-
-    /// Insert one entry.
-    ///
-    /// # Errors
-    ///
-    /// [`TelemetryError::Sqlite`] when the insert fails.
-    pub fn append(&self, entry: &AuditEntry) -> Result<(), TelemetryError> {
-        let conn = self.conn.lock().unwrap_or_else(PoisonError::into_inner);
-        conn.prepare_cached(
-            "INSERT INTO audit (at, trace_id, session_id, user_id, tool_call_id, tool, \
-             arguments, decision, rule, outcome, error, duration_ms, replayed) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-        )?
-        .execute(params![
-            entry.at,
-            entry.trace_id,
-            entry.session_id,
-            entry.user_id,
-            entry.tool_call_id,
-            entry.tool,
-            entry.arguments.to_string(),
-            entry.decision,
-            entry.rule,
-            entry.outcome,
-            entry.error,
-            entry.duration_ms,
-            entry.replayed,
-        ])?;
-        Ok(())
     }
 
     /// Every entry in the `audit` table of the file at `path`, in order.
@@ -162,12 +106,29 @@ impl SqliteAudit {
     }
 }
 
-impl Observer for SqliteAudit {
-    fn tool_call(&self, record: &ToolCallRecord<'_>) {
-        let entry = AuditEntry::from_record(record, self.redactor.as_ref());
-        if let Err(error) = self.append(&entry) {
-            self.failures.fetch_add(1, Ordering::Relaxed);
-            tracing::error!(%error, tool_call_id = record.tool_call_id, "audit entry not written");
-        }
+impl AuditSink for SqliteAudit {
+    fn append(&self, entry: &AuditEntry) -> Result<(), TelemetryError> {
+        let conn = self.conn.lock().unwrap_or_else(PoisonError::into_inner);
+        conn.prepare_cached(
+            "INSERT INTO audit (at, trace_id, session_id, user_id, tool_call_id, tool, \
+             arguments, decision, rule, outcome, error, duration_ms, replayed) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+        )?
+        .execute(params![
+            entry.at,
+            entry.trace_id,
+            entry.session_id,
+            entry.user_id,
+            entry.tool_call_id,
+            entry.tool,
+            entry.arguments.to_string(),
+            entry.decision,
+            entry.rule,
+            entry.outcome,
+            entry.error,
+            entry.duration_ms,
+            entry.replayed,
+        ])?;
+        Ok(())
     }
 }
