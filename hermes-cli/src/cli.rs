@@ -44,6 +44,44 @@ pub(crate) enum Command {
     /// Prints {"calls": [{"name", "arguments"}], "content", "reasoning", "errors":
     /// [{"kind", "block_index", "message"}], "warnings": [...]}.
     Parse(ParseArgs),
+    /// Serve the registered tools to MCP clients.
+    #[command(subcommand)]
+    Mcp(McpCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum McpCommand {
+    /// Serve the tools over MCP: stdio by default (until the client closes stdin), or
+    /// streamable HTTP at http://127.0.0.1:PORT/mcp with --http.
+    ///
+    /// Every call goes through the gateway, judged by the profile's permission engine
+    /// (without --profiles, the default policy: read and write tools run, dangerous
+    /// ones need approval). There is nobody to ask over MCP: calls that need approval
+    /// are refused (an `approval_denied` error) unless --yes.
+    ///
+    /// Which tools are exposed (listed and callable; any other is `not_found`):
+    /// without a profile, every read and write tool except those that run programs
+    /// (declaring `terminal:execute`: terminal, code_execute, code_test,
+    /// process_start). With a profile, a read or write tool when the profile grants
+    /// every permission it declares (an allow entry covers it, no deny entry does) and
+    /// no `tools:` rule denies it. A dangerous tool, or one that runs programs, only
+    /// when the profile allows it explicitly: it passes that test, and either the
+    /// profile has a `tools:` entry naming it, or each permission it declares is
+    /// allowed by an entry naming its domain (`docker:run` or `docker:*`; `*` alone is
+    /// not explicit).
+    ///
+    /// Logs go to stderr; with --http, `listening on http://127.0.0.1:PORT/mcp` is
+    /// printed there once the port is bound.
+    Serve(McpServeArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct McpServeArgs {
+    /// Serve streamable HTTP on 127.0.0.1:PORT instead of stdio (0 picks a free port).
+    #[arg(long, value_name = "PORT")]
+    pub(crate) http: Option<u16>,
+    #[command(flatten)]
+    pub(crate) policy: PolicyArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

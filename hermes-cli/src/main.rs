@@ -93,6 +93,12 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Parse(args) => {
             commands::parse::parse(&args, &mut io::stdin().lock(), &mut stdout)?
         }
+        Command::Mcp(cli::McpCommand::Serve(args)) => {
+            // Stdout is the protocol: release this thread's lock on it, or the MCP
+            // writer (on a blocking thread) would wait for it forever.
+            drop(stdout);
+            return runtime.block_on(commands::mcp::serve(registry, &args, &mut io::stderr()));
+        }
     };
     stdout.flush()?;
     Ok(status)

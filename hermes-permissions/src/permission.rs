@@ -15,6 +15,7 @@ pub const VOCABULARY: &[(&str, &[&str])] = &[
     ("database", &["read", "write"]),
     ("git", &["read", "write"]),
     ("docker", &["run"]),
+    ("mcp", &["call"]),
 ];
 
 /// A permission: `domain:action`, such as `file:write`.

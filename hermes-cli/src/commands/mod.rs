@@ -1,5 +1,6 @@
 //! One module per noun.
 
+pub(crate) mod mcp;
 pub(crate) mod parse;
 pub(crate) mod permissions;
 pub(crate) mod register;
