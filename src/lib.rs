@@ -48,6 +48,11 @@ pub use hermes_memory as memory_stores;
 #[cfg(feature = "telemetry")]
 pub use hermes_telemetry as telemetry;
 
+/// MCP (`hermes-mcp`): the tools of MCP servers through the gateway, and hermes tools
+/// served over MCP.
+#[cfg(feature = "mcp")]
+pub use hermes_mcp as mcp;
+
 /// The built-in tools (`hermes-tools`): six families, and YAML-configured HTTP tools.
 #[cfg(feature = "tools")]
 pub use hermes_tools as tools;

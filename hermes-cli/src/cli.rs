@@ -137,6 +137,12 @@ pub(crate) struct RunArgs {
     /// Small models choose better from a short list.
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     pub(crate) tools: Vec<String>,
+    /// Use the tools of the MCP servers in FILE (`mcp_servers:` YAML; default:
+    /// $HERMES_HOME/mcp.yaml, else ~/.config/hermes/mcp.yaml, when it exists). They are
+    /// named mcp_<server>_<tool>, go through the same gateway, and are `dangerous`
+    /// (approval needed) unless the file gives them a scope.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) mcp: Option<PathBuf>,
     /// Do not record the run in the telemetry store.
     #[arg(long)]
     pub(crate) no_telemetry: bool,

@@ -23,6 +23,13 @@ pub(crate) fn telemetry_db() -> Result<PathBuf, String> {
     })
 }
 
+/// The MCP servers `hermes run` connects to unless told `--mcp FILE`:
+/// `$HERMES_HOME/mcp.yaml`, else `$XDG_CONFIG_HOME/hermes/mcp.yaml`, else
+/// `~/.config/hermes/mcp.yaml`.
+pub(crate) fn mcp_config() -> Option<PathBuf> {
+    under("XDG_CONFIG_HOME", ".config", "mcp.yaml")
+}
+
 /// `$HERMES_HOME/<name>`, else `$<xdg>/hermes/<name>`, else `~/<fallback>/hermes/<name>`.
 fn under(xdg: &str, fallback: &str, name: &str) -> Option<PathBuf> {
     if let Some(home) = non_empty("HERMES_HOME") {

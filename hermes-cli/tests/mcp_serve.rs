@@ -14,6 +14,10 @@ use std::process::{Child, Command, Stdio};
 
 use serde_json::{Value, json};
 
+mod common;
+
+use common::mcp_python;
+
 const HERMES: &str = env!("CARGO_BIN_EXE_hermes");
 const CLIENT: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -33,23 +37,6 @@ fn profiles(dir: &Path) -> std::path::PathBuf {
     )
     .unwrap();
     path
-}
-
-/// The venv python with the SDK; `None` after a loud note when it is not set up (a
-/// failure under CI).
-fn python() -> Option<String> {
-    match std::env::var("HERMES_MCP_PYTHON") {
-        Ok(python) if !python.is_empty() => Some(python),
-        _ if std::env::var_os("CI").is_some() => {
-            panic!("CI is set but HERMES_MCP_PYTHON is not: run eval \"$(scripts/mcp-peers)\"")
-        }
-        _ => {
-            eprintln!(
-                "\n*** SKIPPED: the MCP client tests need HERMES_MCP_PYTHON (eval \"$(scripts/mcp-peers)\"). ***\n"
-            );
-            None
-        }
-    }
 }
 
 /// Run the Python client with `spec` on stdin; its JSON report.
@@ -113,7 +100,7 @@ fn error_of(result: &Value) -> &Value {
 
 #[test]
 fn stdio_without_a_profile_serves_all_but_dangerous_tools_and_program_runners() {
-    let Some(python) = python() else { return };
+    let Some(python) = mcp_python() else { return };
     let home = tempfile::tempdir().unwrap();
     let report = client(
         &python,
@@ -160,7 +147,7 @@ fn stdio_without_a_profile_serves_all_but_dangerous_tools_and_program_runners() 
 
 #[test]
 fn stdio_with_a_profile_serves_what_it_grants_and_refuses_what_it_denies() {
-    let Some(python) = python() else { return };
+    let Some(python) = mcp_python() else { return };
     let home = tempfile::tempdir().unwrap();
     let profiles = profiles(home.path());
     let report = client(
@@ -243,7 +230,7 @@ fn serve_http(home: &Path) -> HttpServer {
 
 #[test]
 fn http_on_port_0_says_where_it_listens_and_serves_the_tools() {
-    let Some(python) = python() else { return };
+    let Some(python) = mcp_python() else { return };
     let home = tempfile::tempdir().unwrap();
     let mut server = serve_http(home.path());
     assert!(

@@ -1,9 +1,13 @@
 //! `hermes mcp serve`: the registered tools, served over MCP.
 
 use std::io::Write;
+use std::path::Path;
 use std::sync::Arc;
 
-use hermes_core::{ApproveAll, Approver, DenyAll, Dispatcher, Registry, Scope, ToolSpec};
+use hermes_core::{
+    ApproveAll, Approver, DenyAll, Dispatcher, EventSink, Registry, Scope, ToolSpec,
+};
+use hermes_mcp::client::{McpClients, McpConfig};
 use hermes_mcp::server::{HTTP_PATH, McpServer};
 use hermes_permissions::Profile;
 use hermes_permissions::permission::{Permission, PermissionPattern};
@@ -57,6 +61,26 @@ pub(crate) async fn serve(
         }
     }
     Ok(Status::Success)
+}
+
+/// Connect to the MCP servers of `file`, else of `$HERMES_HOME/mcp.yaml` when it
+/// exists, and register their tools in `registry`. Nothing to connect to is `None`.
+pub(crate) async fn connect(
+    registry: &Registry,
+    file: Option<&Path>,
+) -> anyhow::Result<Option<McpClients>> {
+    let path = match file {
+        Some(path) => path.to_owned(),
+        None => match crate::home::mcp_config() {
+            Some(path) if path.is_file() => path,
+            _ => return Ok(None),
+        },
+    };
+    let config = McpConfig::from_file(&path).map_err(|error| UsageError(error.to_string()))?;
+    let clients = McpClients::start(&config, registry, &EventSink::new())
+        .await
+        .map_err(|error| UsageError(format!("{}: {error}", path.display())))?;
+    Ok(Some(clients))
 }
 
 /// The permission of tools that run programs of the caller's choosing: over MCP they

@@ -18,6 +18,9 @@ pub(crate) async fn run(
     out: &mut dyn Write,
 ) -> anyhow::Result<Status> {
     let backend = backend(args)?;
+    // MCP servers' tools join the registry before --tools picks from it; the servers
+    // stop when the run ends.
+    let _mcp = super::mcp::connect(&registry, args.mcp.as_deref()).await?;
     // YAML tools are reloaded while the run goes on (not with --tools, which fixes the set).
     let _watchers = if args.tools.is_empty() {
         crate::tools::watch(&registry)

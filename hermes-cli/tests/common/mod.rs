@@ -30,22 +30,28 @@ pub(crate) fn stdout_json(output: &Output) -> Value {
     })
 }
 
-/// The local model server's URL (HERMES_TEST_BASE_URL, from scripts/local-model); `None`,
-/// with a loud note, when it is not set, and a failure when CI is set.
-pub(crate) fn model_url() -> Option<String> {
-    match std::env::var("HERMES_TEST_BASE_URL") {
-        Ok(url) if !url.trim().is_empty() => Some(url),
-        _ if std::env::var_os("CI").is_some() => {
-            panic!("CI is set but HERMES_TEST_BASE_URL is not")
-        }
+/// The value of `var`, set up by `hint`; `None`, with a loud note, when it is unset,
+/// and a failure when CI is set (CI must run every test).
+pub(crate) fn required_env(var: &str, hint: &str) -> Option<String> {
+    match std::env::var(var) {
+        Ok(value) if !value.trim().is_empty() => Some(value),
+        _ if std::env::var_os("CI").is_some() => panic!("CI is set but {var} is not ({hint})"),
         _ => {
             #[allow(clippy::print_stderr, reason = "a skipped test says so")]
             {
-                eprintln!(
-                    "\n*** SKIPPED: `hermes run` against a real model needs HERMES_TEST_BASE_URL (scripts/local-model). ***\n"
-                );
+                eprintln!("\n*** SKIPPED: this test needs {var} ({hint}). ***\n");
             }
             None
         }
     }
+}
+
+/// The local model server's URL (HERMES_TEST_BASE_URL, from scripts/local-model).
+pub(crate) fn model_url() -> Option<String> {
+    required_env("HERMES_TEST_BASE_URL", "scripts/local-model")
+}
+
+/// The venv python with the official MCP SDK (HERMES_MCP_PYTHON, from scripts/mcp-peers).
+pub(crate) fn mcp_python() -> Option<String> {
+    required_env("HERMES_MCP_PYTHON", "eval \"$(scripts/mcp-peers)\"")
 }
