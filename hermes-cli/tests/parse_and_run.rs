@@ -13,7 +13,7 @@ mod common;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use common::{hermes, model_url, stdout_json};
+use common::{forced_call, hermes, model_url, stdout_json};
 use serde_json::{Value, json};
 
 fn parse(args: &[&str], input: &str) -> (Option<i32>, Value) {
@@ -151,24 +151,8 @@ fn run_against_the_local_model_with_both_backends() {
         &["--backend", "openai"][..],
         &["--backend", "hermes", "--grammar"],
     ] {
-        let mut args = vec![
-            "run",
-            "--base-url",
-            &url,
-            "--model",
-            "smollm2",
-            "--temperature",
-            "0",
-            "--tools",
-            "calculator",
-            "--tool-choice",
-            "calculator",
-            "--then-tool-choice",
-            "none",
-            "--max-rounds",
-            "3",
-            "--json",
-        ];
+        let mut args = forced_call(&url, "calculator");
+        args.extend(["--max-rounds", "3", "--json"]);
         args.extend_from_slice(backend);
         args.push("What is 6 times 7? Use the calculator tool.");
         let output = hermes(&args);
@@ -188,22 +172,9 @@ fn run_against_the_local_model_with_both_backends() {
         assert!(value["usage"]["total_tokens"].as_u64().unwrap() > 0);
     }
     // The human-readable form prints each step.
-    let output = hermes(&[
-        "run",
-        "--base-url",
-        &url,
-        "--model",
-        "smollm2",
-        "--temperature",
-        "0",
-        "--tools",
-        "calculator",
-        "--tool-choice",
-        "calculator",
-        "--then-tool-choice",
-        "none",
-        "What is 2+2?",
-    ]);
+    let mut args = forced_call(&url, "calculator");
+    args.push("What is 2+2?");
+    let output = hermes(&args);
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(
         text.contains("call: calculator(")

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, SystemTime};
 
-use common::{model_url, stdout_json};
+use common::{forced_call, model_url, stdout_json};
 use hermes_telemetry::audit::JsonlAudit;
 use hermes_telemetry::{LlmCallRow, TelemetryStore, ToolCallRow, epoch_ms};
 use serde_json::Value;
@@ -76,28 +76,19 @@ fn a_run_against_the_local_model_is_reported_and_audited() {
     let output = hermes_in(
         home.path(),
         &[
-            "run",
-            "--base-url",
-            &url,
-            "--model",
-            "smollm2",
-            "--temperature",
-            "0",
-            "--tools",
-            "calculator",
-            "--tool-choice",
-            "calculator",
-            "--then-tool-choice",
-            "none",
-            "--max-rounds",
-            "3",
-            "--user",
-            "ada@example.com",
-            "--audit",
-            audit.to_str().unwrap(),
-            "--json",
-            "What is 6 times 7? Use the calculator tool.",
-        ],
+            forced_call(&url, "calculator").as_slice(),
+            &[
+                "--max-rounds",
+                "3",
+                "--user",
+                "ada@example.com",
+                "--audit",
+                audit.to_str().unwrap(),
+                "--json",
+                "What is 6 times 7? Use the calculator tool.",
+            ],
+        ]
+        .concat(),
     );
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     let outcome = stdout_json(&output);

@@ -55,3 +55,23 @@ pub(crate) fn model_url() -> Option<String> {
 pub(crate) fn mcp_python() -> Option<String> {
     required_env("HERMES_MCP_PYTHON", "eval \"$(scripts/mcp-peers)\"")
 }
+
+/// `hermes run` against the local model at `url`, offered only `tool` and made to call
+/// it in round 1 (then to answer), greedily: the start of the argument list.
+pub(crate) fn forced_call<'a>(url: &'a str, tool: &'a str) -> Vec<&'a str> {
+    vec![
+        "run",
+        "--base-url",
+        url,
+        "--model",
+        "smollm2",
+        "--temperature",
+        "0",
+        "--tools",
+        tool,
+        "--tool-choice",
+        tool,
+        "--then-tool-choice",
+        "none",
+    ]
+}
