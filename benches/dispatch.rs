@@ -13,47 +13,18 @@
 //! `cargo bench --bench dispatch`; figures in BENCHMARKS.md.
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)]
 
-use std::collections::HashMap;
+mod common;
+
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Instant;
 
+use common::{ARGS, AddArgs, Baseline, EXPECTED, SyncAdd, add, add_spec, runtime};
 use criterion::{Criterion, criterion_group, criterion_main};
 use hermes::telemetry::TelemetryCollector;
 use hermes::{
-    Dispatcher, Message, Registry, RunContext, Tool, ToolCall, ToolContext, ToolError, ToolFuture,
-    ToolOutput, ToolSpec, TypedTool, parse_args,
+    Dispatcher, Registry, RunContext, Tool, ToolCall, ToolContext, ToolError, ToolSpec, TypedTool,
 };
-use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::Value;
-
-const ARGS: &str = r#"{"a":2,"b":3}"#;
-
-#[derive(Deserialize, JsonSchema)]
-struct AddArgs {
-    a: i64,
-    b: i64,
-}
-
-fn add(args: &AddArgs) -> i64 {
-    args.a + args.b
-}
-
-/// `add` as a synchronous tool.
-struct SyncAdd(ToolSpec);
-
-impl Tool for SyncAdd {
-    fn spec(&self) -> &ToolSpec {
-        &self.0
-    }
-
-    fn run<'a>(&'a self, args: Value, _ctx: &'a ToolContext) -> ToolFuture<'a> {
-        ToolFuture::ready(
-            parse_args::<AddArgs>(args).and_then(|args| ToolOutput::json(&add(&args))),
-        )
-    }
-}
 
 /// `add` as an async typed tool.
 struct Add(ToolSpec);
@@ -71,53 +42,23 @@ impl TypedTool for Add {
     }
 }
 
-fn add_spec() -> ToolSpec {
-    ToolSpec::builder("add", "Add two integers.")
-        .parameters_for::<AddArgs>()
-        .build()
-        .unwrap()
-}
-
-/// The baseline's registry: a name to a compiled validator and a function.
-type Handler = fn(&AddArgs) -> i64;
-
-fn baseline(tools: &HashMap<String, (jsonschema::Validator, Handler)>, call: &ToolCall) -> String {
-    let (validator, handler) = tools.get(call.name()).expect("known tool");
-    let args: Value = serde_json::from_str(call.arguments()).expect("valid JSON");
-    assert!(validator.is_valid(&args));
-    let args: AddArgs = serde_json::from_value(args).expect("typed args");
-    let content = serde_json::to_string(&handler(&args)).expect("serializable");
-    serde_json::to_string(&Message::tool(call.id.clone(), call.name(), content)).expect("message")
-}
-
 fn bench_dispatch(c: &mut Criterion) {
     let call = ToolCall::new("call_1", "add", ARGS);
     let mut group = c.benchmark_group("dispatch_add");
 
-    let spec = add_spec();
-    let validator = jsonschema::validator_for(spec.parameters()).unwrap();
-    let mut tools: HashMap<String, (jsonschema::Validator, Handler)> = HashMap::new();
-    tools.insert("add".to_owned(), (validator, add as Handler));
-    assert_eq!(
-        baseline(&tools, &call),
-        r#"{"role":"tool","tool_call_id":"call_1","name":"add","content":"5"}"#
-    );
-    group.bench_function("baseline", |b| {
-        b.iter(|| baseline(&tools, black_box(&call)))
-    });
+    let baseline = Baseline::new();
+    assert_eq!(baseline.call(&call), EXPECTED);
+    group.bench_function("baseline", |b| b.iter(|| baseline.call(black_box(&call))));
 
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = runtime();
     let scratch = std::env::temp_dir().join(format!("hermes-bench-{}", std::process::id()));
     let telemetry = TelemetryCollector::open(scratch.join("telemetry.db")).unwrap();
     let cases: [(&str, Arc<dyn Tool>, Option<&TelemetryCollector>); 3] = [
-        ("gateway_sync_tool", Arc::new(SyncAdd(add_spec())), None),
-        ("gateway_async_tool", Arc::new(Add(add_spec())), None),
+        ("gateway_sync_tool", Arc::new(SyncAdd::named("add")), None),
+        ("gateway_async_tool", Arc::new(Add(add_spec("add"))), None),
         (
             "gateway_sync_telemetry",
-            Arc::new(SyncAdd(add_spec())),
+            Arc::new(SyncAdd::named("add")),
             Some(&telemetry),
         ),
     ];
@@ -134,10 +75,7 @@ fn bench_dispatch(c: &mut Criterion) {
             let report = dispatcher.dispatch(black_box(&call), &run).await;
             serde_json::to_string(&report.into_message()).expect("message")
         };
-        assert_eq!(
-            runtime.block_on(gateway()),
-            r#"{"role":"tool","tool_call_id":"call_1","name":"add","content":"5"}"#
-        );
+        assert_eq!(runtime.block_on(gateway()), EXPECTED);
         // One block_on per batch, so the runtime's entry cost is not counted per call.
         group.bench_function(name, |b| {
             b.iter_custom(|iters| {
