@@ -11,7 +11,8 @@ use serde_json::Value;
 /// The arguments every bench sends.
 pub(crate) const ARGS: &str = r#"{"a":2,"b":3}"#;
 /// What a call of `add` comes to, as the serialized tool message.
-pub(crate) const EXPECTED: &str = r#"{"role":"tool","tool_call_id":"call_1","name":"add","content":"5"}"#;
+pub(crate) const EXPECTED: &str =
+    r#"{"role":"tool","tool_call_id":"call_1","name":"add","content":"5"}"#;
 
 #[derive(Deserialize, JsonSchema)]
 pub(crate) struct AddArgs {

@@ -203,11 +203,42 @@ impl HermesParser {
 
     /// Take the next piece of output; returns what became known.
     pub fn push(&mut self, chunk: &str) -> Vec<ParseEvent> {
-        for c in chunk.chars() {
+        let mut rest = chunk;
+        while let Some(c) = rest.chars().next() {
+            // Outside a call, and with no tag half read, everything up to the next `<`
+            // is plain text or reasoning (every tag starts with `<`): take it whole.
+            if matches!(self.mode, Mode::Text | Mode::Think) && !self.matcher.is_holding() {
+                let run = rest.find('<').unwrap_or(rest.len());
+                if run > 0 {
+                    self.plain(&rest[..run]);
+                    rest = &rest[run..];
+                    continue;
+                }
+            }
             self.step(c);
+            rest = &rest[c.len_utf8()..];
         }
         self.flush_deltas();
         std::mem::take(&mut self.events)
+    }
+
+    /// Text or reasoning without a tag in it, as `normal` would take it char by char.
+    fn plain(&mut self, text: &str) {
+        match self.mode {
+            Mode::Text => {
+                self.content.push_str(text);
+                self.text_delta.push_str(text);
+            }
+            Mode::Think => {
+                self.reasoning.push_str(text);
+                self.reasoning_delta.push_str(text);
+            }
+            Mode::Call => {
+                for c in text.chars() {
+                    self.normal(c);
+                }
+            }
+        }
     }
 
     /// The output ended: the last events, and everything read.
