@@ -292,7 +292,8 @@ impl HermesParser {
             }
             Mode::Call => &[],
         };
-        if allowed.is_empty() && !self.matcher.is_holding() {
+        // Every tag starts with `<`: anything else, with no tag half read, is content.
+        if (allowed.is_empty() || c != '<') && !self.matcher.is_holding() {
             self.normal(c);
             return;
         }
