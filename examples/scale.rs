@@ -32,7 +32,14 @@ fn peak_rss() -> u64 {
     status
         .lines()
         .find_map(|line| line.strip_prefix("VmHWM:"))
-        .and_then(|value| value.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .and_then(|value| {
+            value
+                .trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse::<u64>()
+                .ok()
+        })
         .map_or(0, |kib| kib * 1024)
 }
 
@@ -60,7 +67,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .map(|n| n.parse())
         .transpose()?
         .unwrap_or(10_000);
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
     let registry = Registry::new();
     registry.register(SlowAddTool)?;
     let before = peak_rss();

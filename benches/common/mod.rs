@@ -67,6 +67,11 @@ impl Baseline {
         Self(tools)
     }
 
+    /// `call` for each of `calls`, one after the other.
+    pub(crate) fn call_all(&self, calls: &[ToolCall]) -> Vec<String> {
+        calls.iter().map(|call| self.call(call)).collect()
+    }
+
     pub(crate) fn call(&self, call: &ToolCall) -> String {
         let (validator, handler) = self.0.get(call.name()).expect("known tool");
         let args: Value = serde_json::from_str(call.arguments()).expect("valid JSON");
