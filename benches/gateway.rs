@@ -23,7 +23,6 @@ use std::time::Instant;
 
 use common::{Baseline, SyncAdd, runtime};
 use criterion::{Criterion, criterion_group, criterion_main};
-use hermes::permissions::{PermissionEngine, Profile, Restrictions};
 use hermes::telemetry::TelemetryCollector;
 use hermes::telemetry::audit::{AuditTrail, JsonlAudit};
 use hermes::{
@@ -110,20 +109,7 @@ fn bench_full(c: &mut Criterion) {
     });
 
     let scratch = tempfile::tempdir().unwrap();
-    let profile = Profile::builder("bench")
-        .allow("file:read")
-        .restrict(
-            "file:read",
-            Restrictions::builder()
-                .allowed_paths(["/workspace/**"])
-                .build()
-                .unwrap(),
-        )
-        .build()
-        .unwrap();
-    let engine = PermissionEngine::builder(profile)
-        .workspace("/workspace")
-        .build();
+    let engine = common::reader_engine(&["/workspace/**"]);
     let telemetry = TelemetryCollector::open(scratch.path().join("telemetry.db")).unwrap();
     let audit = Arc::new(AuditTrail::new(
         JsonlAudit::open(scratch.path().join("audit.jsonl")).unwrap(),

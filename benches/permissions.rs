@@ -8,6 +8,8 @@
 
 use std::hint::black_box;
 
+mod common;
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use hermes::permissions::{BareValue, Outcome, PermissionEngine, Profile, Restrictions};
 
@@ -26,20 +28,7 @@ fn bench_permissions(c: &mut Criterion) {
     assert!(set.is_match(path));
     group.bench_function("baseline", |b| b.iter(|| set.is_match(black_box(path))));
 
-    let profile = Profile::builder("paths")
-        .allow("file:read")
-        .restrict(
-            "file:read",
-            Restrictions::builder()
-                .allowed_paths(&globs)
-                .build()
-                .unwrap(),
-        )
-        .build()
-        .unwrap();
-    let engine = PermissionEngine::builder(profile)
-        .workspace("/workspace")
-        .build();
+    let engine = common::reader_engine(&globs);
     assert_eq!(
         engine
             .check("file:read", BareValue::Path(path), "s")

@@ -90,3 +90,25 @@ pub(crate) fn runtime() -> tokio::runtime::Runtime {
         .build()
         .unwrap()
 }
+
+/// A permission engine whose profile allows `file:read` under `allowed_paths` only,
+/// with `/workspace` as the working directory.
+pub(crate) fn reader_engine<S: AsRef<str>>(
+    allowed_paths: &[S],
+) -> hermes::permissions::PermissionEngine {
+    use hermes::permissions::{PermissionEngine, Profile, Restrictions};
+    let profile = Profile::builder("reader")
+        .allow("file:read")
+        .restrict(
+            "file:read",
+            Restrictions::builder()
+                .allowed_paths(allowed_paths.iter().map(AsRef::as_ref))
+                .build()
+                .unwrap(),
+        )
+        .build()
+        .unwrap();
+    PermissionEngine::builder(profile)
+        .workspace("/workspace")
+        .build()
+}

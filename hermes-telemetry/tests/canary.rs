@@ -4,9 +4,9 @@
 //! for it afterwards. (The model itself still sees the real text: that is its job.)
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, missing_docs)]
 
-use std::io::Write;
-use std::sync::{Arc, Mutex};
+mod common;
 
+use common::Buffer;
 use hermes_core::redact::Redactor;
 use hermes_core::{
     Agent, FnTool, Registry, RunStatus, ScriptedBackend, ScriptedTurn, ToolCall, ToolError,
@@ -16,31 +16,8 @@ use hermes_telemetry::TelemetryCollector;
 use hermes_telemetry::audit::{AuditTrail, JsonlAudit};
 use hermes_telemetry::logs::MaskingWriter;
 use serde_json::json;
-use tracing_subscriber::fmt::MakeWriter;
 
 const CANARY: &str = "sk-live-CANARY0123456789abcdef";
-
-#[derive(Clone, Default)]
-struct Buffer(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Buffer {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl<'a> MakeWriter<'a> for Buffer {
-    type Writer = Self;
-
-    fn make_writer(&'a self) -> Self {
-        self.clone()
-    }
-}
 
 fn tools() -> Registry {
     let schema = json!({"type": "object", "properties": {"key": {"type": "string"}}});
@@ -145,7 +122,7 @@ async fn a_canary_key_reaches_no_record() {
         "the telemetry store holds the key"
     );
 
-    let logs = String::from_utf8(logs.0.lock().unwrap().clone()).unwrap();
+    let logs = logs.text();
     assert!(logs.contains("a log line that names the key"), "{logs}");
     assert!(!logs.contains(CANARY), "logs: {logs}");
 }

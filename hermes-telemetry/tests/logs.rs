@@ -1,33 +1,10 @@
 //! Logs are masked before they are written.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, missing_docs)]
 
-use std::io::Write;
-use std::sync::{Arc, Mutex};
+mod common;
 
+use common::Buffer;
 use hermes_telemetry::logs::MaskingWriter;
-use tracing_subscriber::fmt::MakeWriter;
-
-#[derive(Clone, Default)]
-struct Buffer(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Buffer {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl<'a> MakeWriter<'a> for Buffer {
-    type Writer = Self;
-
-    fn make_writer(&'a self) -> Self {
-        self.clone()
-    }
-}
 
 #[test]
 fn pii_in_messages_and_fields_is_masked_and_ordinary_numbers_are_not() {
@@ -48,7 +25,7 @@ fn pii_in_messages_and_fields_is_masked_and_ordinary_numbers_are_not() {
             "key sk-proj-abcdefghijklmnop0123 rotated"
         );
     });
-    let text = String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap();
+    let text = buffer.text();
     assert_eq!(text.lines().count(), 2, "{text}");
     for secret in [
         "ada@example.com",
