@@ -19,7 +19,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use block::Block;
-use tags::{Matcher, Step, Tag};
+use tags::{Matcher, Opening, Step, Tag};
 
 /// How to read the output.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -167,8 +167,20 @@ pub struct HermesParser {
     started: bool,
     outcome: ParseOutcome,
     events: Vec<ParseEvent>,
-    text_delta: String,
-    reasoning_delta: String,
+    /// Where the content not yet handed out as a [`ParseEvent::Text`] starts.
+    text_from: usize,
+    /// Where the reasoning not yet handed out starts.
+    reasoning_from: usize,
+}
+
+/// The part of `text` from `*from` on, if any; `*from` moves to the end.
+fn tail(text: &str, from: &mut usize) -> Option<String> {
+    let delta = text
+        .get(*from..)
+        .filter(|delta| !delta.is_empty())?
+        .to_owned();
+    *from = text.len();
+    Some(delta)
 }
 
 /// Read a whole output at once.
@@ -196,8 +208,8 @@ impl HermesParser {
             started: false,
             outcome: ParseOutcome::default(),
             events: Vec::new(),
-            text_delta: String::new(),
-            reasoning_delta: String::new(),
+            text_from: 0,
+            reasoning_from: 0,
         }
     }
 
@@ -214,6 +226,22 @@ impl HermesParser {
                     rest = &rest[run..];
                     continue;
                 }
+                // A `<`: with the tag's length in this chunk, tell at once what it opens.
+                match tags::opening(rest, self.allowed()) {
+                    Opening::Tag(tag, len) => {
+                        self.tag(tag);
+                        rest = &rest[len..];
+                    }
+                    Opening::Partial => {
+                        self.matcher.hold(rest);
+                        rest = "";
+                    }
+                    Opening::Text => {
+                        self.plain("<");
+                        rest = &rest[1..];
+                    }
+                }
+                continue;
             }
             self.step(c);
             rest = &rest[c.len_utf8()..];
@@ -227,11 +255,9 @@ impl HermesParser {
         match self.mode {
             Mode::Text => {
                 self.content.push_str(text);
-                self.text_delta.push_str(text);
             }
             Mode::Think => {
                 self.reasoning.push_str(text);
-                self.reasoning_delta.push_str(text);
             }
             Mode::Call => {
                 for c in text.chars() {
@@ -283,15 +309,20 @@ impl HermesParser {
         (std::mem::take(&mut self.events), self.outcome)
     }
 
-    fn step(&mut self, c: char) {
-        let allowed: &[Tag] = match self.mode {
+    /// The tags that count in the current mode.
+    fn allowed(&self) -> &'static [Tag] {
+        match self.mode {
             Mode::Text => &[Tag::OpenCall, Tag::OpenThink, Tag::EndOfTurn],
             Mode::Think => &[Tag::CloseThink, Tag::EndOfTurn],
             Mode::Call if self.block.as_ref().is_some_and(Block::outside_string) => {
                 &[Tag::CloseCall, Tag::EndOfTurn]
             }
             Mode::Call => &[],
-        };
+        }
+    }
+
+    fn step(&mut self, c: char) {
+        let allowed = self.allowed();
         // Every tag starts with `<`: anything else, with no tag half read, is content.
         if (allowed.is_empty() || c != '<') && !self.matcher.is_holding() {
             self.normal(c);
@@ -334,11 +365,9 @@ impl HermesParser {
         match self.mode {
             Mode::Text => {
                 self.content.push(c);
-                self.text_delta.push(c);
             }
             Mode::Think => {
                 self.reasoning.push(c);
-                self.reasoning_delta.push(c);
             }
             Mode::Call => {
                 if let Some(block) = &mut self.block {
@@ -358,14 +387,12 @@ impl HermesParser {
     }
 
     fn flush_deltas(&mut self) {
-        if !self.text_delta.is_empty() {
-            self.events
-                .push(ParseEvent::Text(std::mem::take(&mut self.text_delta)));
+        // The deltas are the tails of the whole texts: copied out once, here.
+        if let Some(delta) = tail(&self.content, &mut self.text_from) {
+            self.events.push(ParseEvent::Text(delta));
         }
-        if !self.reasoning_delta.is_empty() {
-            self.events.push(ParseEvent::Reasoning(std::mem::take(
-                &mut self.reasoning_delta,
-            )));
+        if let Some(delta) = tail(&self.reasoning, &mut self.reasoning_from) {
+            self.events.push(ParseEvent::Reasoning(delta));
         }
         if self.started {
             if let Some(block) = &mut self.block {

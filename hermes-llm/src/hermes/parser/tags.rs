@@ -74,10 +74,47 @@ impl Matcher {
         std::mem::take(&mut self.held)
     }
 
+    /// Hold `prefix`, the start of a possible tag that the chunk ended inside.
+    pub(super) fn hold(&mut self, prefix: &str) {
+        self.held.push_str(prefix);
+    }
+
     /// Whether a prefix is being held.
     pub(super) fn is_holding(&self) -> bool {
         !self.held.is_empty()
     }
+}
+
+/// What a `<` at the start of `text` opens, with no prefix held.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Opening {
+    /// A whole tag, `len` bytes long.
+    Tag(Tag, usize),
+    /// All of `text` could still become a tag: the chunk ended inside it.
+    Partial,
+    /// No tag: the `<` is text.
+    Text,
+}
+
+/// Look at a `<` and what follows it in the same chunk at once: the common case, which
+/// needs no character-by-character matching and no allocation.
+pub(super) fn opening(text: &str, allowed: &[Tag]) -> Opening {
+    // Every tag goes on with `t`, `/` or `|`: most stray `<`s stop here.
+    if !matches!(text.as_bytes().get(1), None | Some(b't' | b'/' | b'|')) {
+        return Opening::Text;
+    }
+    for (spelling, tag) in TAGS {
+        if !allowed.contains(tag) {
+            continue;
+        }
+        if text.starts_with(spelling) {
+            return Opening::Tag(*tag, spelling.len());
+        }
+        if spelling.starts_with(text) {
+            return Opening::Partial;
+        }
+    }
+    Opening::Text
 }
 
 fn whole(text: &str, allowed: &[Tag]) -> Option<Tag> {
@@ -109,6 +146,36 @@ mod tests {
         }
         text.push_str(&matcher.flush());
         (text, tags)
+    }
+
+    #[test]
+    fn the_quick_refusal_knows_every_tag() {
+        for (spelling, tag) in TAGS {
+            assert_eq!(
+                opening(spelling, &[*tag]),
+                Opening::Tag(*tag, spelling.len())
+            );
+        }
+    }
+
+    #[test]
+    fn openings_seen_whole() {
+        assert_eq!(
+            opening("<tool_call>{", TEXT_MODE),
+            Opening::Tag(Tag::OpenCall, 11)
+        );
+        assert_eq!(opening("<tool_ca", TEXT_MODE), Opening::Partial);
+        assert_eq!(opening("<", TEXT_MODE), Opening::Partial);
+        assert_eq!(opening("<b>bold", TEXT_MODE), Opening::Text);
+        assert_eq!(
+            opening("</think>", TEXT_MODE),
+            Opening::Text,
+            "not allowed here"
+        );
+        assert_eq!(
+            opening("<|eot_id|>", TEXT_MODE),
+            Opening::Tag(Tag::EndOfTurn, 10)
+        );
     }
 
     #[test]
