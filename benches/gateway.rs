@@ -109,7 +109,9 @@ fn bench_full(c: &mut Criterion) {
     });
 
     let scratch = tempfile::tempdir().unwrap();
-    let engine = common::reader_engine(&["/workspace/**"]);
+    let workspace = common::Workspace::with_files(&["notes/today.md"]);
+    let root = workspace.root();
+    let engine = common::reader_engine(&root, &[format!("{root}/**")]);
     let telemetry = TelemetryCollector::open(scratch.path().join("telemetry.db")).unwrap();
     let audit = Arc::new(AuditTrail::new(
         JsonlAudit::open(scratch.path().join("audit.jsonl")).unwrap(),

@@ -15,10 +15,17 @@ use hermes::permissions::{BareValue, Outcome, PermissionEngine, Profile, Restric
 
 fn bench_permissions(c: &mut Criterion) {
     let mut group = c.benchmark_group("permissions");
+    let workspace = common::Workspace::with_files(&["project_099/src/main.rs"]);
+    let root = workspace.root();
     let globs: Vec<String> = (0..100)
-        .map(|i| format!("/workspace/project_{i:03}/**"))
+        .map(|i| format!("{root}/project_{i:03}/**"))
         .collect();
-    let path = "/workspace/project_099/src/main.rs";
+    let path = format!("{root}/project_099/src/main.rs");
+    let path = path.as_str();
+    // A file not written yet: the longest existing prefix is found one component at a
+    // time.
+    let new_file = format!("{root}/project_099/src/new/lib.rs");
+    let new_file = new_file.as_str();
 
     let mut set = globset::GlobSetBuilder::new();
     for glob in &globs {
@@ -28,16 +35,18 @@ fn bench_permissions(c: &mut Criterion) {
     assert!(set.is_match(path));
     group.bench_function("baseline", |b| b.iter(|| set.is_match(black_box(path))));
 
-    let engine = common::reader_engine(&globs);
-    assert_eq!(
-        engine
-            .check("file:read", BareValue::Path(path), "s")
-            .decision,
-        Outcome::Allow
-    );
-    group.bench_function("path_100_rules", |b| {
-        b.iter(|| engine.check("file:read", BareValue::Path(black_box(path)), "s"))
-    });
+    let engine = common::reader_engine(&root, &globs);
+    for (name, path) in [("path_100_rules", path), ("path_100_rules_new_file", new_file)] {
+        assert_eq!(
+            engine
+                .check("file:read", BareValue::Path(path), "s")
+                .decision,
+            Outcome::Allow
+        );
+        group.bench_function(name, |b| {
+            b.iter(|| engine.check("file:read", BareValue::Path(black_box(path)), "s"))
+        });
+    }
 
     let denied: Vec<String> = (0..100).map(|i| format!("tool_{i:03} --force")).collect();
     let profile = Profile::builder("commands")
@@ -52,7 +61,7 @@ fn bench_permissions(c: &mut Criterion) {
         .build()
         .unwrap();
     let engine = PermissionEngine::builder(profile)
-        .workspace("/workspace")
+        .workspace(root.as_str())
         .build();
     let command = "cargo test --workspace --features full -- --nocapture";
     assert_eq!(

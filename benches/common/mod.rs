@@ -91,9 +91,34 @@ pub(crate) fn runtime() -> tokio::runtime::Runtime {
         .unwrap()
 }
 
+/// A workspace on disk with `files` in it (each holding a line), as a permission check
+/// meets it in use: the paths a model reads exist. Removed when dropped.
+pub(crate) struct Workspace {
+    dir: tempfile::TempDir,
+}
+
+impl Workspace {
+    pub(crate) fn with_files(files: &[&str]) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        for file in files {
+            let path = dir.path().join(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "a line\n").unwrap();
+        }
+        Self { dir }
+    }
+
+    /// The workspace's absolute path, without symbolic links.
+    pub(crate) fn root(&self) -> String {
+        let root = std::fs::canonicalize(self.dir.path()).unwrap();
+        root.to_str().unwrap().to_owned()
+    }
+}
+
 /// A permission engine whose profile allows `file:read` under `allowed_paths` only,
-/// with `/workspace` as the working directory.
+/// with `workspace` as the working directory.
 pub(crate) fn reader_engine<S: AsRef<str>>(
+    workspace: &str,
     allowed_paths: &[S],
 ) -> hermes::permissions::PermissionEngine {
     use hermes::permissions::{PermissionEngine, Profile, Restrictions};
@@ -108,7 +133,5 @@ pub(crate) fn reader_engine<S: AsRef<str>>(
         )
         .build()
         .unwrap();
-    PermissionEngine::builder(profile)
-        .workspace("/workspace")
-        .build()
+    PermissionEngine::builder(profile).workspace(workspace).build()
 }
