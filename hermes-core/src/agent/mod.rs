@@ -1,6 +1,7 @@
 //! The [`Agent`]: the loop that asks the model, runs its tool calls through the
 //! gateway, and feeds the results back until the model answers.
 
+mod call_ids;
 mod outcome;
 mod run;
 mod stream;

@@ -137,7 +137,7 @@ impl Agent {
                 .instrument(llm_span.clone())
                 .await;
             self.observe_llm(run, round, started.elapsed(), &answer, &llm_span);
-            let response = match answer {
+            let mut response = match answer {
                 Ok(response) => response,
                 Err(error) => {
                     tracing::warn!(trace_id = run.trace_id(), %error, "backend failed");
@@ -148,6 +148,7 @@ impl Agent {
             if let Some(usage) = response.usage {
                 state.usage += usage;
             }
+            super::call_ids::make_unique(&mut response.message.tool_calls);
             run.emit(|| AgentEvent::LlmResponse {
                 round,
                 content: response.message.content.clone(),

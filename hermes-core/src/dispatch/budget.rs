@@ -139,16 +139,35 @@ impl Body {
             file_safe(at.tool_call_id),
             &new_trace_id()[..6]
         ));
-        // Outside content stays fenced in the file too, for whoever reads it back.
-        let contents = match &self.untrusted {
-            Some(tool) => untrusted::fence(tool, &self.text),
-            None => self.text.clone(),
-        };
         let bytes = self.text.len();
         let target = path.clone();
-        let written =
-            tokio::task::spawn_blocking(move || write_private(&dir, &target, contents.as_bytes()))
-                .await;
+        // The text itself goes to the writing thread and comes back: a result of
+        // hundreds of megabytes is not copied for the write.
+        let text = std::mem::take(&mut self.text);
+        let fence = self.untrusted.clone();
+        let written = tokio::task::spawn_blocking(move || {
+            // Outside content stays fenced in the file too, for whoever reads it back.
+            let outcome = match &fence {
+                Some(tool) => {
+                    write_private(&dir, &target, untrusted::fence(tool, &text).as_bytes())
+                }
+                None => write_private(&dir, &target, text.as_bytes()),
+            };
+            (text, outcome)
+        })
+        .await;
+        let written = match written {
+            Ok((text, outcome)) => {
+                self.text = text;
+                Ok(outcome)
+            }
+            // Only a runtime shutting down gets here (the writer does not panic): the
+            // text went with the task.
+            Err(error) => {
+                self.text = format!("[hermes: this result of {bytes} bytes was lost: {error}]");
+                Err(error)
+            }
+        };
         match written {
             Ok(Ok(())) => {
                 let notice = format!(

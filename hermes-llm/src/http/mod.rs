@@ -21,6 +21,10 @@ use crate::Error;
 /// The longest error body kept for the message.
 const MAX_ERROR_BODY: usize = 2048;
 
+/// The most of an error body read: enough to find the message in a JSON error, and a
+/// bound on what a server's error page can cost.
+const MAX_ERROR_READ: usize = 16 * 1024;
+
 /// A client and its retry policy.
 #[derive(Debug, Clone)]
 pub(crate) struct Http {
@@ -148,13 +152,20 @@ fn transport_error(url: &str, error: reqwest::Error) -> LlmError {
 }
 
 /// An error status with what the server said: the `error.message` of a JSON body, or
-/// the text.
-pub(crate) async fn status_error(response: reqwest::Response) -> LlmError {
+/// the text. Reads at most [`MAX_ERROR_READ`] bytes of the body.
+pub(crate) async fn status_error(mut response: reqwest::Response) -> LlmError {
     let status = response.status().as_u16();
-    let text = response.text().await.unwrap_or_default();
+    let mut body = Vec::new();
+    while body.len() < MAX_ERROR_READ {
+        match response.chunk().await {
+            Ok(Some(chunk)) => body.extend_from_slice(&chunk),
+            Ok(None) | Err(_) => break,
+        }
+    }
+    body.truncate(MAX_ERROR_READ);
     LlmError::Status {
         status,
-        body: server_message(&text),
+        body: server_message(&String::from_utf8_lossy(&body)),
     }
 }
 

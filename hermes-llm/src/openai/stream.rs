@@ -13,7 +13,11 @@ use crate::http::{DeltaSource, Flow, SseEvent};
 #[derive(Debug, Default)]
 pub(super) struct Reader {
     finished: bool,
+    /// Whether any chunk had a choice: a stream of none is no answer.
+    saw_choice: bool,
     saw_tool_calls: bool,
+    /// The call indexes seen so far: a call's first piece without an id gets one.
+    call_indexes: Vec<usize>,
     /// For servers that send only the legacy `function_call`: its pieces are call 0.
     legacy_started: bool,
 }
@@ -26,12 +30,16 @@ impl DeltaSource for Reader {
     /// A stream that ends without `[DONE]` and without a `finish_reason` is an error,
     /// not an empty answer.
     fn end(&mut self, stopped: bool, _out: &mut VecDeque<ChatDelta>) -> Result<(), LlmError> {
-        if stopped || self.finished {
-            Ok(())
-        } else {
+        if !(stopped || self.finished) {
             Err(LlmError::InvalidResponse {
                 message: "the stream ended before `[DONE]` or a finish_reason; the server may not stream with these options (try without streaming)".to_owned(),
             })
+        } else if !self.saw_choice {
+            Err(LlmError::InvalidResponse {
+                message: "the streamed answer has no choices".to_owned(),
+            })
+        } else {
+            Ok(())
         }
     }
 }
@@ -62,6 +70,7 @@ fn convert(
         });
     }
     for choice in chunk.choices {
+        state.saw_choice = true;
         let delta = choice.delta;
         if let Some(text) = delta
             .reasoning_content
@@ -80,9 +89,16 @@ fn convert(
         for (position, call) in calls.into_iter().enumerate() {
             let function = call.function;
             let arguments = piece_text(function.as_ref().and_then(|f| f.arguments.clone()));
+            let index = call.index.unwrap_or(position);
+            let mut id = call.id.filter(|id| !id.is_empty());
+            if !state.call_indexes.contains(&index) {
+                state.call_indexes.push(index);
+                // As for a whole answer: a call the server gave no id gets one.
+                id = id.or_else(|| Some(super::wire::fresh_id()));
+            }
             out.push_back(ChatDelta::ToolCall {
-                index: call.index.unwrap_or(position),
-                id: call.id.filter(|id| !id.is_empty()),
+                index,
+                id,
                 name: function
                     .and_then(|f| f.name)
                     .filter(|name| !name.is_empty()),
@@ -126,5 +142,54 @@ fn piece_text(piece: Option<Value>) -> String {
         None | Some(Value::Null) => String::new(),
         Some(Value::String(text)) => text,
         Some(other) => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The deltas of these `data:` payloads, or the first error, stream end included.
+    fn read(payloads: &[&str]) -> Result<Vec<ChatDelta>, LlmError> {
+        let mut reader = Reader::default();
+        let mut out = VecDeque::new();
+        let mut stopped = false;
+        for data in payloads {
+            let event = SseEvent {
+                event: None,
+                data: (*data).to_owned(),
+            };
+            stopped = reader.event(&event, &mut out)? == Flow::Stop;
+        }
+        reader.end(stopped, &mut out)?;
+        Ok(out.into_iter().collect())
+    }
+
+    #[test]
+    fn a_stream_without_a_single_choice_is_an_error() {
+        let error = read(&[r#"{"choices": [], "usage": {"prompt_tokens": 1, "completion_tokens": 0, "total_tokens": 1}}"#, "[DONE]"])
+            .unwrap_err();
+        assert!(error.to_string().contains("no choices"), "{error}");
+    }
+
+    #[test]
+    fn a_call_that_comes_without_an_id_gets_one_on_its_first_piece_only() {
+        let deltas = read(&[
+            r#"{"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "c1", "function": {"name": "a", "arguments": "{}"}}]}}]}"#,
+            r#"{"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 2, "function": {"name": "b", "arguments": "{"}}]}}]}"#,
+            r#"{"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 2, "function": {"arguments": "}"}}]}, "finish_reason": "tool_calls"}]}"#,
+            "[DONE]",
+        ])
+        .unwrap();
+        let ids: Vec<Option<&str>> = deltas
+            .iter()
+            .filter_map(|delta| match delta {
+                ChatDelta::ToolCall { id, .. } => Some(id.as_deref()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(ids[0], Some("c1"));
+        assert!(ids[1].is_some_and(|id| id.starts_with("call_")), "{ids:?}");
+        assert_eq!(ids[2], None, "a later piece continues the call");
     }
 }
