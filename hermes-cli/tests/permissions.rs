@@ -222,3 +222,39 @@ fn tool_call_under_a_profile() {
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     assert_eq!(json(&output)["result"], 42);
 }
+
+/// With no terminal to ask (stdin is not one), a call that needs approval is denied, and
+/// nothing runs: with the default policy and with a profile that asks.
+#[test]
+fn headless_approval_fails_closed() {
+    let dir = tempfile::tempdir().unwrap();
+    let victim = dir.path().join("victim");
+    std::fs::create_dir(&victim).unwrap();
+    std::fs::write(victim.join("keep.txt"), "still here").unwrap();
+    let profile = ["--profiles", PROFILES, "--profile", "full_developer"];
+    for policy in [&[][..], &profile[..]] {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_hermes"))
+            .args(["tool", "call", "terminal", "--args"])
+            .arg(r#"{"command": "rm -rf victim"}"#)
+            .args(policy)
+            .current_dir(dir.path())
+            .env(
+                "HERMES_HOME",
+                concat!(env!("CARGO_TARGET_TMPDIR"), "/hermes-home-without-tools"),
+            )
+            .env_remove("HERMES_LOG")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "{policy:?}: {output:?}");
+        let value = json(&output);
+        assert_eq!(
+            value["error"]["kind"], "approval_denied",
+            "{policy:?}: {value}"
+        );
+        assert!(
+            victim.join("keep.txt").exists(),
+            "{policy:?}: the command ran"
+        );
+    }
+}
