@@ -2,6 +2,10 @@
 //! default, by address literal, by resolved name and on redirects; the configuration
 //! opens exactly what it names.
 
+use std::net::Ipv4Addr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use axum::Router;
 use axum::response::Redirect;
 use axum::routing::get;
@@ -166,4 +170,57 @@ async fn redirect_loops_stop_at_the_limit() {
             "stopped after 3 redirects",
         )
         .await;
+}
+
+/// Serve `router` on `ip:port` for the rest of the test; `None` if the port is taken.
+async fn serve_on(ip: Ipv4Addr, port: u16, router: Router) -> Option<()> {
+    let listener = tokio::net::TcpListener::bind((ip, port)).await.ok()?;
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    Some(())
+}
+
+/// Through the tool and the system's resolver: 127.0.0.2 is allowed and redirects to
+/// `localhost` on the same port, where a server on 127.0.0.1 counts what reaches it.
+/// The hop is refused when its name resolves (to loopback only), and that server gets
+/// no request. With the hop's name resolved outside the guard, it would get one.
+#[tokio::test]
+async fn a_redirect_hop_to_a_name_of_loopback_is_refused_before_connecting() {
+    let hits = Arc::new(AtomicUsize::new(0));
+    let counted = Arc::clone(&hits);
+    let watched = Router::new().route(
+        "/",
+        get(move || async move {
+            counted.fetch_add(1, Ordering::SeqCst);
+            "reached"
+        }),
+    );
+    let port = loop {
+        let port = crate::support::closed_port().await;
+        if serve_on(Ipv4Addr::LOCALHOST, port, watched.clone())
+            .await
+            .is_some()
+        {
+            let hop = Router::new().route(
+                "/away",
+                get(move || async move { Redirect::to(&format!("http://localhost:{port}/")) }),
+            );
+            if serve_on(Ipv4Addr::new(127, 0, 0, 2), port, hop)
+                .await
+                .is_some()
+            {
+                break port;
+            }
+        }
+    };
+    let bench = bench_with(NetworkConfig::default().allow_network([127, 0, 0, 2].into(), 32));
+    let message = bench
+        .fails(
+            "http_request",
+            json!({"url": format!("http://127.0.0.2:{port}/away")}),
+            "failed",
+            "`localhost` resolves to",
+        )
+        .await;
+    assert!(message.contains("loopback"), "{message}");
+    assert_eq!(hits.load(Ordering::SeqCst), 0);
 }

@@ -104,11 +104,24 @@ pub(crate) fn literal_ip(url: &Url) -> Option<IpAddr> {
 ///
 /// `reqwest`'s error when the TLS backend cannot start.
 pub(crate) fn build_client(policy: &ClientPolicy) -> Result<reqwest::Client, reqwest::Error> {
+    build_client_with(policy, GuardedResolver::new(Arc::clone(&policy.addresses)))
+}
+
+/// A client following `policy` whose names are resolved by `resolver` (tests script its
+/// answers).
+///
+/// # Errors
+///
+/// `reqwest`'s error when the TLS backend cannot start.
+pub(super) fn build_client_with(
+    policy: &ClientPolicy,
+    resolver: GuardedResolver,
+) -> Result<reqwest::Client, reqwest::Error> {
     // Only if the program has not chosen a provider itself.
     let _ = rustls::crypto::ring::default_provider().install_default();
     reqwest::Client::builder()
         .no_proxy()
-        .dns_resolver(GuardedResolver::new(Arc::clone(&policy.addresses)))
+        .dns_resolver(resolver)
         .redirect(redirects(policy))
         .user_agent(policy.user_agent.clone())
         .connect_timeout(Duration::from_secs(15))

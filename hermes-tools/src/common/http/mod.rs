@@ -17,6 +17,9 @@
 pub(crate) mod body;
 pub(crate) mod client;
 pub(crate) mod error;
+#[cfg(test)]
+#[cfg(feature = "network")]
+mod rebinding_tests;
 pub(crate) mod resolve;
 pub(crate) mod ssrf;
 

@@ -47,18 +47,32 @@ pub(crate) async fn lookup(
     host: &str,
     port: u16,
 ) -> Result<Vec<SocketAddr>, LookupError> {
+    let found = system_lookup(host, port).await?;
+    allowed(policy, host, found)
+}
+
+/// What the system's resolver answers for `host` (an IP literal answers itself).
+async fn system_lookup(host: &str, port: u16) -> Result<Vec<SocketAddr>, Unresolved> {
     let bare = host.trim_start_matches('[').trim_end_matches(']');
-    let found: Vec<SocketAddr> = if let Ok(ip) = bare.parse::<IpAddr>() {
-        vec![SocketAddr::new(ip, port)]
-    } else {
-        tokio::net::lookup_host((bare, port))
-            .await
-            .map_err(|source| Unresolved {
-                host: host.to_owned(),
-                source,
-            })?
-            .collect()
-    };
+    if let Ok(ip) = bare.parse::<IpAddr>() {
+        return Ok(vec![SocketAddr::new(ip, port)]);
+    }
+    Ok(tokio::net::lookup_host((bare, port))
+        .await
+        .map_err(|source| Unresolved {
+            host: host.to_owned(),
+            source,
+        })?
+        .collect())
+}
+
+/// The addresses of `found` (one answer for `host`) the policy allows: the very ones
+/// that will be connected to, so no second answer can slip in between.
+fn allowed(
+    policy: &AddressPolicy,
+    host: &str,
+    found: Vec<SocketAddr>,
+) -> Result<Vec<SocketAddr>, LookupError> {
     let mut first_refusal = None;
     let allowed: Vec<SocketAddr> = found
         .into_iter()
@@ -83,25 +97,80 @@ pub(crate) async fn lookup(
     }
 }
 
+/// A function standing in for DNS: the addresses a name resolves to.
+#[cfg(test)]
+type Answer = Arc<dyn Fn(&str) -> Vec<IpAddr> + Send + Sync>;
+
+/// Where a [`GuardedResolver`] gets the addresses of a name.
+#[derive(Clone)]
+enum Source {
+    /// The system's resolver.
+    System,
+    /// A function standing in for DNS (tests of rebinding).
+    #[cfg(test)]
+    Scripted(Answer),
+}
+
+impl std::fmt::Debug for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::System => "System",
+            #[cfg(test)]
+            Self::Scripted(_) => "Scripted",
+        })
+    }
+}
+
 /// A resolver for `reqwest` that filters addresses through the policy.
+///
+/// Each connection `reqwest` opens to a name asks [`Resolve::resolve`] once and
+/// connects to what it yields; those addresses come from one answer, filtered, so a
+/// name that answers differently from one lookup to the next (DNS rebinding) is judged
+/// by the very address each connection uses.
 #[derive(Debug, Clone)]
 pub(crate) struct GuardedResolver {
     /// The addresses allowed.
     policy: Arc<AddressPolicy>,
+    /// Where the answers come from.
+    source: Source,
 }
 
 impl GuardedResolver {
-    /// A resolver applying `policy`.
+    /// A resolver applying `policy` to the system's answers.
     pub(crate) fn new(policy: Arc<AddressPolicy>) -> Self {
-        Self { policy }
+        Self {
+            policy,
+            source: Source::System,
+        }
+    }
+
+    /// A resolver applying `policy` to what `answer` says each name resolves to.
+    #[cfg(test)]
+    pub(crate) fn scripted(
+        policy: Arc<AddressPolicy>,
+        answer: impl Fn(&str) -> Vec<IpAddr> + Send + Sync + 'static,
+    ) -> Self {
+        Self {
+            policy,
+            source: Source::Scripted(Arc::new(answer)),
+        }
     }
 }
 
 impl Resolve for GuardedResolver {
     fn resolve(&self, name: Name) -> Resolving {
-        let policy = Arc::clone(&self.policy);
+        let (policy, source) = (Arc::clone(&self.policy), self.source.clone());
         Box::pin(async move {
-            let addresses = lookup(&policy, name.as_str(), 0).await?;
+            let host = name.as_str();
+            let found = match source {
+                Source::System => system_lookup(host, 0).await.map_err(LookupError::from)?,
+                #[cfg(test)]
+                Source::Scripted(answer) => answer(host)
+                    .into_iter()
+                    .map(|ip| SocketAddr::new(ip, 0))
+                    .collect(),
+            };
+            let addresses = allowed(&policy, host, found)?;
             Ok(Box::new(addresses.into_iter()) as Addrs)
         })
     }
