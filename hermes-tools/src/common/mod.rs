@@ -1,4 +1,5 @@
-//! What the tools share: path resolution, subprocesses, output bounds, session state.
+//! What the tools share: path resolution, checked directory handles, subprocesses,
+//! output bounds, session state.
 //! Each lives here once; a tool that needs one of these uses it from here. The HTTP
 //! layer serves the network family and the YAML-configured tools.
 
@@ -9,6 +10,13 @@
     feature = "network"
 ))]
 pub(crate) mod blocking;
+// Each family uses part of it; only with all three is every part used.
+#[cfg(any(feature = "file", feature = "network", feature = "multimedia"))]
+#[cfg_attr(
+    not(all(feature = "file", feature = "network", feature = "multimedia")),
+    allow(dead_code)
+)]
+pub(crate) mod directory;
 #[cfg(any(feature = "system", feature = "code", feature = "multimedia"))]
 pub(crate) mod head_tail;
 #[cfg(any(feature = "network", feature = "yaml"))]

@@ -4,7 +4,7 @@
 //!
 //! Every step names the file relative to its directory, opened once and checked (a
 //! [`Directory`]), so a directory swapped for a symbolic link mid-way cannot redirect
-//! the write: see [`super::directory`].
+//! the write: see [`crate::common::directory`].
 
 use std::ffi::{OsStr, OsString};
 use std::fs::File;
@@ -14,17 +14,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use hermes_core::ToolError;
 
-use super::directory::{Directory, Entry, Kind, is_link_found, link_race};
 use super::fs::failure;
-
-/// What to do when the file's directory does not exist.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Parents {
-    /// Create it and its missing parents.
-    Create,
-    /// Refuse, saying how to ask for them.
-    MustExist,
-}
+use crate::common::directory::{Directory, Entry, Kind, Parents, is_link_found, link_race};
 
 /// What a replacement did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,7 +29,7 @@ pub(crate) enum Replaced {
 /// Write the file at `path` (shown to the model as `shown`) with what `fill` writes,
 /// atomically. `path` must be link-free, as [`resolve`](crate::common::paths::resolve)
 /// returns it: its directory is opened once as a [`Directory`] and the file is named
-/// relative to that (see [`super::directory`] on symbolic-link races).
+/// relative to that (see [`crate::common::directory`] on symbolic-link races).
 ///
 /// # Errors
 ///

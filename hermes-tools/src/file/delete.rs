@@ -4,7 +4,7 @@
 //! The entry is inspected and removed relative to its directory, opened once and
 //! checked, and a tree is removed without following any link in it: a directory swapped
 //! for a symbolic link mid-way cannot send the deletion elsewhere (see
-//! [`super::directory`]). An empty directory deleted without approval is removed only
+//! [`crate::common::directory`]). An empty directory deleted without approval is removed only
 //! while still empty.
 
 use std::ffi::{OsStr, OsString};
@@ -19,10 +19,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::atomic::Parents;
-use super::directory::{Directory, Kind, is_link_found, link_race};
 use super::fs::{Stop, blocking, failure};
 use crate::common::Shared;
+use crate::common::directory::{Directory, Kind, Parents, is_link_found, link_race};
 use crate::common::paths::{display, resolve, workspace_root};
 
 /// Entries counted before a directory is called "more than" that many.

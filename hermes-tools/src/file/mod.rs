@@ -3,15 +3,14 @@
 //!
 //! One module per tool; what several tools share lives once: [`fs`] (blocking work,
 //! cancellation, error messages), [`text`] (binary detection and decoding), [`atomic`]
-//! (atomic replacement), [`directory`] (a checked directory handle, against symbolic-link
-//! races), [`walk`] (directory walks honouring hidden files and
-//! `.gitignore`) and [`crate::common::time`]. Every path goes through
+//! (atomic replacement), [`walk`] (directory walks honouring hidden files and
+//! `.gitignore`), [`crate::common::directory`] (a checked directory handle, against
+//! symbolic-link races) and [`crate::common::time`]. Every path goes through
 //! [`resolve`](crate::common::paths::resolve), every output is bounded.
 
 mod archive;
 mod atomic;
 mod delete;
-mod directory;
 mod edit;
 mod fs;
 mod list;

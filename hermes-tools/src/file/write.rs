@@ -8,9 +8,10 @@ use hermes_core::{Access, ArgKind, Error, Scope, ToolContext, ToolError, ToolSpe
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::atomic::{self, Parents, Replaced};
+use super::atomic::{self, Replaced};
 use super::fs::blocking;
 use crate::common::Shared;
+use crate::common::directory::Parents;
 use crate::common::paths::{display, resolve};
 
 /// The largest content one call writes.

@@ -1,16 +1,24 @@
 //! The file a multimedia tool writes: resolved like every path, never an existing file
 //! unless the call said `overwrite: true`, and written atomically: the content goes to a
-//! hidden temporary file beside it, which is flushed and then linked (or, to replace,
-//! renamed) into place. Readers see no file or the whole file, never half of one, and a
-//! failed or cancelled call leaves nothing behind.
+//! hidden temporary file beside it, which is flushed and then moved into place (without
+//! replacing a file that appeared meanwhile, unless asked). Readers see no file or the
+//! whole file, never half of one, and a failed or cancelled call leaves nothing behind.
+//!
+//! The file's directory is opened once, when the path is checked, as a [`Directory`];
+//! the temporary file, the move and the clean-up name entries relative to it, so a
+//! directory swapped for a symbolic link after the check cannot redirect the output
+//! (see [`crate::common::directory`]).
 
-use std::fs::{self, File};
+use std::ffi::OsString;
+use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use hermes_core::{ToolContext, ToolError};
 
+use crate::common::directory::{Directory, Existing, Kind, Parents, is_link_found, link_race};
 use crate::common::{Shared, paths};
 
 /// What to do when the output file exists.
@@ -42,6 +50,10 @@ pub(super) struct Destination {
     pub(super) shown: String,
     /// Whether an existing file may be replaced.
     overwrite: Overwrite,
+    /// Its directory, opened when the path was checked.
+    directory: Arc<Directory>,
+    /// Its name in that directory.
+    name: OsString,
 }
 
 /// The output file the model named `raw`.
@@ -59,34 +71,55 @@ pub(super) async fn prepare(
 ) -> Result<Destination, ToolError> {
     let path = paths::resolve(shared, ctx, raw)?;
     let shown = paths::display(shared, ctx, &path);
-    let Some(parent) = path.parent() else {
+    let failed = format!("cannot check `{shown}`");
+    tokio::task::spawn_blocking(move || check(path, shown, overwrite))
+        .await
+        .map_err(|error| ToolError::failed_with(failed, error))?
+}
+
+/// [`prepare`] once the path is resolved (link-free): open its directory and look at
+/// what is there. Blocking.
+fn check(path: PathBuf, shown: String, overwrite: Overwrite) -> Result<Destination, ToolError> {
+    let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
         return Err(ToolError::failed(format!(
             "`{shown}` is the filesystem root, not a file; name an output file"
         )));
     };
-    match tokio::fs::metadata(parent).await {
-        Ok(metadata) if metadata.is_dir() => {}
-        Ok(_) => {
-            return Err(ToolError::failed(format!(
-                "a part of the path `{shown}` is a file, not a directory; choose another output path"
-            )));
-        }
-        Err(_) => {
-            return Err(ToolError::failed(format!(
-                "the directory of `{shown}` does not exist; create it first or choose an existing directory"
-            )));
-        }
-    }
-    match tokio::fs::metadata(&path).await {
-        Ok(metadata) if metadata.is_dir() => Err(ToolError::failed(format!(
+    let directory = Directory::open(parent, Parents::MustExist)
+        .map_err(|error| open_failure(&error, &shown))?;
+    let existing = directory
+        .entry(name)
+        .map_err(|error| ToolError::failed(format!("cannot check `{shown}`: {error}")))?;
+    match existing.map(|entry| entry.kind) {
+        Some(Kind::Directory) => Err(ToolError::failed(format!(
             "`{shown}` is a directory; name an output file inside it"
         ))),
-        Ok(_) if overwrite == Overwrite::Refuse => Err(exists(&shown)),
+        // The resolved path ends in no link: one here appeared after the check.
+        Some(Kind::Symlink) => Err(link_race(&shown)),
+        Some(_) if overwrite == Overwrite::Refuse => Err(exists(&shown)),
         _ => Ok(Destination {
+            name: name.to_os_string(),
+            directory: Arc::new(directory),
             path,
             shown,
             overwrite,
         }),
+    }
+}
+
+/// Why the directory of `shown` could not be opened, as advice for the model.
+fn open_failure(error: &io::Error, shown: &str) -> ToolError {
+    if is_link_found(error) {
+        return link_race(shown);
+    }
+    match error.kind() {
+        io::ErrorKind::NotFound => ToolError::failed(format!(
+            "the directory of `{shown}` does not exist; create it first or choose an existing directory"
+        )),
+        io::ErrorKind::NotADirectory => ToolError::failed(format!(
+            "a part of the path `{shown}` is a file, not a directory; choose another output path"
+        )),
+        _ => ToolError::failed(format!("cannot open the directory of `{shown}`: {error}")),
     }
 }
 
@@ -105,24 +138,33 @@ impl Destination {
             .map(|extension| extension.to_string_lossy().to_lowercase())
     }
 
-    /// A temporary file beside the output, with the same extension (programs such as
-    /// ffmpeg choose the format from it). Removed when dropped, unless committed.
-    pub(super) fn temp(&self) -> TempFile {
+    /// A new temporary file beside the output, hidden. Removed when dropped, unless
+    /// committed. Blocking.
+    ///
+    /// # Errors
+    ///
+    /// A message for the model when it cannot be created.
+    pub(super) fn temp(&self) -> Result<TempFile, ToolError> {
         static COUNTER: AtomicU64 = AtomicU64::new(0);
-        let parent = self.path.parent().unwrap_or_else(|| Path::new("."));
-        let name = self
-            .path
+        let stem = Path::new(&self.name)
             .file_stem()
-            .map_or_else(|| "output".into(), |name| name.to_string_lossy());
+            .map_or_else(|| "output".into(), |stem| stem.to_string_lossy());
         let extension = self.extension().unwrap_or_else(|| "tmp".to_owned());
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        TempFile {
-            path: parent.join(format!(
-                ".{name}.{}.{n}.hermes-tmp.{extension}",
-                std::process::id()
-            )),
+        let name = OsString::from(format!(
+            ".{stem}.{}.{n}.hermes-tmp.{extension}",
+            std::process::id()
+        ));
+        let file = self
+            .directory
+            .create_new(&name)
+            .map_err(|error| self.write_failed(&error))?;
+        Ok(TempFile {
+            directory: Arc::clone(&self.directory),
+            name,
+            file,
             committed: false,
-        }
+        })
     }
 
     /// Put the finished `temp` in place; the output's size in bytes. Blocking.
@@ -132,98 +174,138 @@ impl Destination {
     /// A message for the model when the file appeared meanwhile (and may not be
     /// replaced) or cannot be written; the temporary file is removed then.
     pub(super) fn commit(&self, mut temp: TempFile) -> Result<u64, ToolError> {
-        let failed =
-            |error: io::Error| ToolError::failed(format!("cannot write `{}`: {error}", self.shown));
-        let size = File::open(&temp.path)
-            .and_then(|file| {
-                file.sync_all()?;
-                file.metadata()
-            })
-            .map_err(failed)?
+        temp.file
+            .sync_all()
+            .map_err(|error| self.write_failed(&error))?;
+        let size = temp
+            .file
+            .metadata()
+            .map_err(|error| self.write_failed(&error))?
             .len();
-        match self.overwrite {
-            Overwrite::Replace => fs::rename(&temp.path, &self.path).map_err(failed)?,
-            // A link fails if the name is taken, so a file that appeared since
-            // `prepare` is never replaced.
-            Overwrite::Refuse => match fs::hard_link(&temp.path, &self.path) {
-                Ok(()) => {
-                    let _ = fs::remove_file(&temp.path);
-                }
-                Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {
-                    return Err(exists(&self.shown));
-                }
-                // A filesystem without links: check, then rename.
-                Err(_) if self.path.exists() => return Err(exists(&self.shown)),
-                Err(_) => fs::rename(&temp.path, &self.path).map_err(failed)?,
-            },
+        let existing = match self.overwrite {
+            Overwrite::Replace => Existing::Replace,
+            Overwrite::Refuse => Existing::Keep,
+        };
+        match self
+            .directory
+            .move_to(&temp.name, &self.directory, &self.name, existing)
+        {
+            Ok(()) => {}
+            Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {
+                return Err(exists(&self.shown));
+            }
+            Err(error) => return Err(self.write_failed(&error)),
         }
         temp.committed = true;
-        if let Some(parent) = self.path.parent()
-            && let Ok(directory) = File::open(parent)
-        {
-            // Makes the new name durable; a failure here loses nothing written.
-            let _ = directory.sync_all();
-        }
+        // Makes the new name durable; a failure here loses nothing written.
+        let _ = self.directory.sync();
         Ok(size)
+    }
+
+    /// The error for an output that could not be written.
+    fn write_failed(&self, error: &io::Error) -> ToolError {
+        ToolError::failed(format!("cannot write `{}`: {error}", self.shown))
     }
 }
 
-/// A temporary output file, removed when dropped unless committed.
+/// A temporary output file, open for writing, removed when dropped unless committed.
 #[derive(Debug)]
 pub(super) struct TempFile {
-    /// Where it is.
-    path: PathBuf,
+    /// The directory it is in.
+    directory: Arc<Directory>,
+    /// Its name there.
+    name: OsString,
+    /// The open file.
+    file: File,
     /// Whether it was put in place (and so must stay).
     committed: bool,
 }
 
 impl TempFile {
-    /// Where to write.
-    pub(super) fn path(&self) -> &Path {
-        &self.path
+    /// The file to write the output to.
+    pub(super) fn file(&self) -> &File {
+        &self.file
     }
 }
 
 impl Drop for TempFile {
     fn drop(&mut self) {
         if !self.committed {
-            // It may never have been created: nothing to do then.
-            let _ = fs::remove_file(&self.path);
+            let _ = self.directory.remove_entry(&self.name);
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+    use std::io::Write;
+
     use super::*;
 
-    fn destination(path: PathBuf, overwrite: Overwrite) -> Destination {
-        Destination {
-            shown: path.display().to_string(),
-            path,
-            overwrite,
-        }
+    fn destination(path: &Path, overwrite: Overwrite) -> Destination {
+        check(path.to_path_buf(), path.display().to_string(), overwrite).unwrap()
     }
 
     #[test]
     fn a_commit_refuses_a_file_that_appeared_and_cleans_up() {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("out.png");
-        let refuse = destination(target.clone(), Overwrite::Refuse);
-        let temp = refuse.temp();
-        fs::write(temp.path(), b"new").unwrap();
+        let refuse = destination(&target, Overwrite::Refuse);
+        let temp = refuse.temp().unwrap();
+        temp.file().write_all(b"new").unwrap();
         fs::write(&target, b"old").unwrap();
         let error = refuse.commit(temp).unwrap_err();
         assert!(error.to_string().contains("already exists"), "{error}");
         assert_eq!(fs::read(&target).unwrap(), b"old");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
 
-        let replace = destination(target.clone(), Overwrite::Replace);
-        let temp = replace.temp();
-        assert!(temp.path().to_string_lossy().ends_with(".png"));
-        fs::write(temp.path(), b"new").unwrap();
+        let error = check(target.clone(), "out.png".to_owned(), Overwrite::Refuse).unwrap_err();
+        assert!(error.to_string().contains("already exists"), "{error}");
+        let replace = destination(&target, Overwrite::Replace);
+        let temp = replace.temp().unwrap();
+        assert!(temp.name.to_string_lossy().ends_with(".png"));
+        temp.file().write_all(b"new").unwrap();
         assert_eq!(replace.commit(temp).unwrap(), 3);
         assert_eq!(fs::read(&target).unwrap(), b"new");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    /// Linux: the output's directory is opened when the path is checked; swapped for a
+    /// link to `outside` after that, the temporary file and the move still go to the
+    /// directory that was checked (now `moved`). By path, both would land in `outside`.
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_directory_swapped_for_a_link_after_the_check_gets_no_write_outside() {
+        let ws = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        fs::create_dir(ws.path().join("sub")).unwrap();
+        let destination = destination(&ws.path().join("sub/out.png"), Overwrite::Refuse);
+        fs::rename(ws.path().join("sub"), ws.path().join("moved")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), ws.path().join("sub")).unwrap();
+
+        let temp = destination.temp().unwrap();
+        temp.file().write_all(b"image").unwrap();
+        assert_eq!(destination.commit(temp).unwrap(), 5);
+        let written: Vec<_> = fs::read_dir(outside.path()).unwrap().collect();
+        assert!(written.is_empty(), "written outside: {written:?}");
+        assert_eq!(fs::read(ws.path().join("moved/out.png")).unwrap(), b"image");
+        assert_eq!(fs::read_dir(ws.path().join("moved")).unwrap().count(), 1);
+    }
+
+    /// A link already in place of the directory when the path is checked is refused.
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_link_on_the_way_when_checking_is_refused() {
+        let ws = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(outside.path(), ws.path().join("sub")).unwrap();
+        let error = check(
+            ws.path().join("sub/out.png"),
+            "sub/out.png".to_owned(),
+            Overwrite::Replace,
+        )
+        .unwrap_err();
+        assert!(error.to_string().contains("symbolic link"), "{error}");
     }
 }

@@ -1,7 +1,6 @@
 //! `image_transform`: resize, crop, rotate, flip, make a thumbnail or change the format
 //! of an image, written to a new file (an existing one only with `overwrite: true`).
 
-use std::fs::File;
 use std::io::BufWriter;
 use std::sync::Arc;
 use std::time::Duration;
@@ -356,12 +355,11 @@ fn transform(
     }
     stop.check()?;
     let image = encodable(image, plan.format);
-    let temp = destination.temp();
+    let temp = destination.temp()?;
     let failed = |error: &dyn std::fmt::Display| {
         ToolError::failed(format!("cannot write `{}`: {error}", destination.shown))
     };
-    let file = File::create(temp.path()).map_err(|error| failed(&error))?;
-    let mut writer = BufWriter::new(file);
+    let mut writer = BufWriter::new(temp.file());
     let written = match plan.format {
         Format::Jpeg => {
             image.write_with_encoder(JpegEncoder::new_with_quality(&mut writer, plan.quality))

@@ -3,13 +3,15 @@
 //!
 //! One module per tool; what several tools share lives once: [`source`] (the input file:
 //! resolved, a regular file, within a size limit), [`destination`] (the output file:
-//! never overwritten unless asked, written atomically), [`blocking`] (CPU-heavy work off
-//! the runtime's threads, stoppable; shared with the other families), [`raster`] (image decoding under dimension limits,
-//! against decompression bombs), [`exif`] (EXIF fields), [`pdf_text`], [`pdf_font`],
-//! [`pdf_cmap`] and [`pdf_glyphs`] (a PDF's metadata and page text, decoded through each
-//! font's encoding and ToUnicode map) and [`ffprobe`] (finding and running FFmpeg's programs, reading ffprobe's
-//! report). Images are read with `image` and `kamadak-exif`, PDFs with `lopdf`, audio
-//! with `symphonia`; video goes to ffprobe and ffmpeg, run through
+//! never overwritten unless asked, written atomically through its checked directory),
+//! [`scratch`] (a private file outside the workspace for ffmpeg's output), [`blocking`]
+//! (CPU-heavy work off the runtime's threads, stoppable; shared with the other
+//! families), [`raster`] (image decoding under dimension limits, against decompression
+//! bombs), [`exif`] (EXIF fields), [`pdf_text`], [`pdf_font`], [`pdf_cmap`] and
+//! [`pdf_glyphs`] (a PDF's metadata and page text, decoded through each font's encoding
+//! and ToUnicode map) and [`ffprobe`] (finding and running FFmpeg's programs, reading
+//! ffprobe's report). Images are read with `image` and `kamadak-exif`, PDFs with
+//! `lopdf`, audio with `symphonia`; video goes to ffprobe and ffmpeg, run through
 //! [`process`](crate::common::process). Every path goes through
 //! [`resolve`](crate::common::paths::resolve), every output is bounded.
 
@@ -25,6 +27,7 @@ mod pdf_glyphs;
 mod pdf_read;
 mod pdf_text;
 mod raster;
+mod scratch;
 mod source;
 mod video_frame;
 mod video_info;

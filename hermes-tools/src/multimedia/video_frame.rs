@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::blocking::blocking;
 use super::destination::{self, Destination, Overwrite};
 use super::ffprobe::{self, FFMPEG};
+use super::scratch::ScratchFile;
 use super::source::{self, Source};
 use super::{FAMILY_TAG, raster, result_cap};
 use crate::common::Shared;
@@ -237,7 +238,9 @@ impl VideoFrame {
         at: f64,
         duration: Option<f64>,
     ) -> Result<Output, ToolError> {
-        let temp = destination.temp();
+        // ffmpeg writes by name: outside the workspace, copied in through the checked
+        // directory afterwards.
+        let scratch = ScratchFile::create(&destination.extension().unwrap_or_default()).await?;
         let args = vec![
             "-nostdin".to_owned(),
             "-v".to_owned(),
@@ -252,7 +255,7 @@ impl VideoFrame {
             "1".to_owned(),
             "-an".to_owned(),
             "-y".to_owned(),
-            ffprobe::input(temp.path()),
+            ffprobe::input(scratch.path()),
         ];
         let finished = ffprobe::run(&self.shared, ctx, ffmpeg, args, MAX_LOG_BYTES).await?;
         if !finished.succeeded() {
@@ -262,7 +265,7 @@ impl VideoFrame {
                 ffprobe::complaint(&finished, source)
             )));
         }
-        let empty = std::fs::metadata(temp.path()).map_or(true, |metadata| metadata.len() == 0);
+        let empty = std::fs::metadata(scratch.path()).map_or(true, |metadata| metadata.len() == 0);
         if empty {
             let length = duration.map_or_else(String::new, |duration| {
                 format!(" (it lasts {duration:.3} s)")
@@ -274,8 +277,14 @@ impl VideoFrame {
         }
         let destination = destination.clone();
         blocking("video_frame", move || {
-            let (_, decoder) = raster::open(temp.path(), &destination.shown)?;
+            let (_, decoder) = raster::open(scratch.path(), &destination.shown)?;
             let (width, height) = decoder.dimensions();
+            let temp = destination.temp()?;
+            std::fs::File::open(scratch.path())
+                .and_then(|mut frame| std::io::copy(&mut frame, &mut temp.file()))
+                .map_err(|error| {
+                    ToolError::failed(format!("cannot write `{}`: {error}", destination.shown))
+                })?;
             let size_bytes = destination.commit(temp)?;
             Ok(Output {
                 path: destination.shown.clone(),

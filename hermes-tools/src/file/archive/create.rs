@@ -15,8 +15,9 @@ use zip::{CompressionMethod, DateTime, ZipWriter};
 
 use super::Format;
 use super::limits::Budget;
+use crate::common::directory::Parents;
 use crate::common::time::Civil;
-use crate::file::atomic::{self, Parents};
+use crate::file::atomic;
 use crate::file::fs::{Stop, failure};
 use crate::file::walk::{Gitignore, Hidden, walk};
 

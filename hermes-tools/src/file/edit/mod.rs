@@ -15,10 +15,11 @@ use hermes_core::{
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::atomic::{self, Parents};
+use super::atomic;
 use super::fs::{blocking, failure, regular_file};
 use super::text::{self, Encoding, Kind};
 use crate::common::Shared;
+use crate::common::directory::Parents;
 use crate::common::paths::{display, resolve};
 
 /// The largest file edited.

@@ -1,17 +1,25 @@
 //! The staging directory an archive is extracted into first, and the checks every entry
 //! passes on its way in: its name, its link target, the limits.
+//!
+//! The staging directory is a [`Directory`] opened in the destination's handle, and
+//! every entry is created relative to it (each directory on the way opened refusing
+//! links), so swapping the destination or a directory in it for a symbolic link cannot
+//! send a staged file elsewhere.
 
 use std::cell::Cell;
+use std::ffi::OsString;
 use std::fmt;
 use std::fs::{self, File};
 use std::io::{self, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use hermes_core::ToolError;
 use serde::Serialize;
 
+use super::split;
+use crate::common::directory::{Directory, Kind, Parents};
 use crate::file::archive::limits::Budget;
 use crate::file::archive::names::{entry_path, hostile, link_stays_inside};
 use crate::file::fs::{Stop, failure};
@@ -47,8 +55,12 @@ pub(super) struct Report {
 /// links are never created, so nothing written here can land elsewhere.
 #[derive(Debug)]
 pub(super) struct Stage<'a> {
+    /// The destination, which holds the staging directory.
+    destination: &'a Directory,
+    /// The staging directory's name in the destination.
+    name: OsString,
     /// The staging directory.
-    dir: PathBuf,
+    dir: Directory,
     /// The archive as the model sees it, for errors.
     shown_archive: String,
     /// The limits, and what counts against them so far.
@@ -70,7 +82,7 @@ impl<'a> Stage<'a> {
     ///
     /// When the directory cannot be made.
     pub(super) fn new(
-        destination: &Path,
+        destination: &'a Directory,
         shown_destination: &str,
         shown_archive: &str,
         archive_bytes: u64,
@@ -78,9 +90,13 @@ impl<'a> Stage<'a> {
     ) -> Result<Self, ToolError> {
         static COUNTER: AtomicU64 = AtomicU64::new(0);
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let dir = destination.join(format!(".hermes-extract-{}-{n}", std::process::id()));
-        fs::create_dir(&dir).map_err(|error| failure("extract into", shown_destination, error))?;
+        let name = OsString::from(format!(".hermes-extract-{}-{n}", std::process::id()));
+        let dir = destination
+            .subdirectory(Path::new(&name), Parents::Create)
+            .map_err(|error| failure("extract into", shown_destination, error))?;
         Ok(Self {
+            destination,
+            name,
             dir,
             shown_archive: shown_archive.to_owned(),
             budget: Budget::extraction(archive_bytes),
@@ -92,7 +108,7 @@ impl<'a> Stage<'a> {
     }
 
     /// The staging directory.
-    pub(super) fn dir(&self) -> &Path {
+    pub(super) fn dir(&self) -> &Directory {
         &self.dir
     }
 
@@ -146,7 +162,8 @@ impl<'a> Stage<'a> {
         let Some(relative) = entry_path(name)? else {
             return Ok(());
         };
-        fs::create_dir_all(self.dir.join(&relative))
+        self.dir
+            .subdirectory(&relative, Parents::Create)
             .map_err(|error| failure("extract", name, error))?;
         self.report.directories += 1;
         Ok(())
@@ -170,8 +187,7 @@ impl<'a> Stage<'a> {
         let Some(relative) = entry_path(name)? else {
             return Err(self.read_error(Some(name), "a file entry without a name"));
         };
-        let path = self.dir.join(&relative);
-        let mut out = self.create(&path, name)?;
+        let mut out = self.create(&relative, name)?;
         self.copy(name, content, &mut out, compressed)?;
         set_mode(&out, mode);
         self.report.files += 1;
@@ -234,23 +250,21 @@ impl<'a> Stage<'a> {
         let Some(source) = entry_path(target).map_err(|_| outside())? else {
             return Err(outside());
         };
-        let source = self.dir.join(source);
-        if !source
-            .symlink_metadata()
-            .is_ok_and(|metadata| metadata.is_file())
-        {
+        let Some(mut content) = self
+            .staged_file(&source)
+            .map_err(|error| failure("extract", name, error))?
+        else {
             self.skip(
                 name,
                 format!("hard link to `{target}`, which is not a file extracted before it"),
             );
             return Ok(());
-        }
-        let mut content = File::open(&source).map_err(|error| failure("extract", name, error))?;
+        };
         let mode = content
             .metadata()
             .ok()
             .map(|metadata| permissions_of(&metadata));
-        let mut out = self.create(&self.dir.join(&relative), name)?;
+        let mut out = self.create(&relative, name)?;
         self.copy(name, &mut content, &mut out, None)?;
         set_mode(&out, mode);
         self.report.files += 1;
@@ -290,12 +304,35 @@ impl<'a> Stage<'a> {
         }
     }
 
-    /// Create (or truncate, for a repeated entry) the staged file at `path`.
-    fn create(&self, path: &Path, name: &str) -> Result<File, ToolError> {
-        if let Some(parent) = path.parent() {
-            fs::create_dir_all(parent).map_err(|error| failure("extract", name, error))?;
+    /// Create the staged file at `relative` (the entry `name`), replacing the one an
+    /// earlier entry of the same name staged.
+    fn create(&self, relative: &Path, name: &str) -> Result<File, ToolError> {
+        let create = || -> io::Result<File> {
+            let (parent, file_name) = split(relative)?;
+            let parent = self.dir.subdirectory(parent, Parents::Create)?;
+            match parent.create_new(file_name) {
+                Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {
+                    parent.remove_entry(file_name)?;
+                    parent.create_new(file_name)
+                }
+                created => created,
+            }
+        };
+        create().map_err(|error| failure("extract", name, error))
+    }
+
+    /// The file staged at `relative`, open for reading; `None` when nothing or something
+    /// else than a file is staged there.
+    fn staged_file(&self, relative: &Path) -> io::Result<Option<File>> {
+        let (parent, file_name) = split(relative)?;
+        let parent = match self.dir.subdirectory(parent, Parents::MustExist) {
+            Ok(parent) => parent,
+            Err(_) => return Ok(None),
+        };
+        match parent.entry(file_name)? {
+            Some(entry) if entry.kind == Kind::File => parent.open_file(file_name).map(Some),
+            _ => Ok(None),
         }
-        File::create(path).map_err(|error| failure("extract", name, error))
     }
 
     /// Copy `content` into `out`, counting every chunk against the limits.
@@ -327,7 +364,7 @@ impl<'a> Stage<'a> {
 
 impl Drop for Stage<'_> {
     fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.dir);
+        let _ = self.destination.remove_tree(&self.name);
     }
 }
 

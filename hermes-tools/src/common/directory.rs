@@ -1,4 +1,6 @@
-//! A directory opened once and checked, that the writing tools name entries against.
+//! A directory opened once and checked, that the writing tools name entries against:
+//! `file_write`, `file_edit`, `file_delete` and `archive` (creating and extracting),
+//! `download_file`, and the multimedia tools' outputs.
 //!
 //! # Symbolic-link races
 //!
@@ -15,8 +17,11 @@
 //! a single entry relative to that handle, with `O_NOFOLLOW`/`AT_SYMLINK_NOFOLLOW`, so a
 //! swap after the open changes nothing: the work happens in the directory that was
 //! checked, which is no longer reachable through the swapped name. Missing directories
-//! are created one at a time the same way (`mkdirat`, then an open that refuses links).
-//! Kernels before 5.6 have no `openat2`; there the path is walked one component at a
+//! are created one at a time the same way (`mkdirat`, then an open that refuses links),
+//! and so are directories below a handle ([`Directory::subdirectory`]), which is how an
+//! archive's tree is staged and moved into place. Moves between two handles are
+//! `renameat`, with `RENAME_NOREPLACE` when a file that appeared meanwhile must be
+//! kept. Kernels before 5.6 have no `openat2`; there the path is walked one component at a
 //! time with `O_NOFOLLOW`, to the same effect.
 //!
 //! The last component gets the same care: a file found to be a link when it is about
@@ -31,14 +36,30 @@
 //! not caught. Trees are removed with [`std::fs::remove_dir_all`], which does not follow
 //! links inside the tree on the platforms std supports.
 
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::fs::{File, Permissions};
 use std::io;
 use std::path::Path;
 
 use hermes_core::ToolError;
 
-use super::atomic::Parents;
+/// What to do when a directory to open does not exist.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Parents {
+    /// Create it and its missing parents.
+    Create,
+    /// Refuse, saying how to ask for them.
+    MustExist,
+}
+
+/// What a move does when its target name is taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Existing {
+    /// Replace what is there (a link is replaced itself, never followed).
+    Replace,
+    /// Fail with [`io::ErrorKind::AlreadyExists`], leaving both in place.
+    Keep,
+}
 
 /// What an entry is, seen without following a link.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,6 +122,36 @@ impl Directory {
         }
     }
 
+    /// The directory `relative` below this one (a path of plain names), each part opened
+    /// relative to the one above and refusing links as [`open`](Self::open) does; missing
+    /// parts are created when `parents` says so.
+    ///
+    /// # Errors
+    ///
+    /// When a part is missing (and not to be created), a file, or a symbolic link.
+    pub(crate) fn subdirectory(&self, relative: &Path, parents: Parents) -> io::Result<Self> {
+        let handle = platform::subdirectory(&self.handle, relative, parents)?;
+        Ok(Self { handle })
+    }
+
+    /// The names and kinds of the entries (`.` and `..` left out), in no set order.
+    ///
+    /// # Errors
+    ///
+    /// When the directory cannot be read.
+    pub(crate) fn list(&self) -> io::Result<Vec<(OsString, Kind)>> {
+        platform::list(&self.handle)
+    }
+
+    /// Open the file `name` for reading; a link there is refused, not followed.
+    ///
+    /// # Errors
+    ///
+    /// When it is missing, a link, or cannot be opened.
+    pub(crate) fn open_file(&self, name: &OsStr) -> io::Result<File> {
+        platform::open_file(&self.handle, name)
+    }
+
     /// Create the file `name`, which must not exist, for writing.
     ///
     /// # Errors
@@ -116,7 +167,23 @@ impl Directory {
     ///
     /// When the rename fails.
     pub(crate) fn rename(&self, from: &OsStr, to: &OsStr) -> io::Result<()> {
-        platform::rename(&self.handle, from, to)
+        self.move_to(from, self, to, Existing::Replace)
+    }
+
+    /// Move the entry `from` of this directory to the entry `to` of `target` (on the same
+    /// filesystem); `existing` says whether a taken name is replaced.
+    ///
+    /// # Errors
+    ///
+    /// When `to` is taken and `existing` is [`Existing::Keep`], or the move fails.
+    pub(crate) fn move_to(
+        &self,
+        from: &OsStr,
+        target: &Self,
+        to: &OsStr,
+        existing: Existing,
+    ) -> io::Result<()> {
+        platform::move_to(&self.handle, from, &target.handle, to, existing)
     }
 
     /// Remove the entry `name`, which is not a directory (a link is removed itself).
@@ -177,3 +244,80 @@ mod platform;
 #[cfg(not(target_os = "linux"))]
 #[path = "directory/portable.rs"]
 mod platform;
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+
+    use super::*;
+
+    #[test]
+    fn subdirectories_are_made_and_opened_below_the_handle_only() {
+        let ws = tempfile::tempdir().unwrap();
+        let root = Directory::open(ws.path(), Parents::MustExist).unwrap();
+        let error = root
+            .subdirectory(Path::new("a/b"), Parents::MustExist)
+            .unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::NotFound, "{error}");
+        let made = root
+            .subdirectory(Path::new("a/b"), Parents::Create)
+            .unwrap();
+        drop(made.create_new(OsStr::new("f")).unwrap());
+        assert!(ws.path().join("a/b/f").is_file());
+        for escape in ["..", "a/../..", "/tmp"] {
+            let error = root
+                .subdirectory(Path::new(escape), Parents::Create)
+                .unwrap_err();
+            assert_eq!(
+                error.kind(),
+                io::ErrorKind::InvalidInput,
+                "{escape}: {error}"
+            );
+        }
+        let mut listed = root.list().unwrap();
+        listed.sort_by(|(a, _), (b, _)| a.cmp(b));
+        assert_eq!(listed, [(OsString::from("a"), Kind::Directory)]);
+    }
+
+    /// A link below the handle is refused, not followed.
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_link_below_the_handle_is_refused() {
+        let ws = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(outside.path(), ws.path().join("link")).unwrap();
+        fs::write(outside.path().join("f"), "theirs").unwrap();
+        std::os::unix::fs::symlink(outside.path().join("f"), ws.path().join("f")).unwrap();
+        let root = Directory::open(ws.path(), Parents::MustExist).unwrap();
+        for parents in [Parents::MustExist, Parents::Create] {
+            let error = root
+                .subdirectory(Path::new("link/sub"), parents)
+                .unwrap_err();
+            assert!(is_link_found(&error), "{error}");
+        }
+        assert!(root.open_file(OsStr::new("f")).is_err());
+        assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_move_keeps_a_taken_name_unless_told_to_replace() {
+        let ws = tempfile::tempdir().unwrap();
+        fs::create_dir(ws.path().join("to")).unwrap();
+        fs::write(ws.path().join("a"), "new").unwrap();
+        fs::write(ws.path().join("to/a"), "old").unwrap();
+        let from = Directory::open(ws.path(), Parents::MustExist).unwrap();
+        let to = from
+            .subdirectory(Path::new("to"), Parents::MustExist)
+            .unwrap();
+        let (a, b) = (OsStr::new("a"), OsStr::new("b"));
+        let error = from.move_to(a, &to, a, Existing::Keep).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::AlreadyExists, "{error}");
+        assert_eq!(fs::read_to_string(ws.path().join("to/a")).unwrap(), "old");
+        assert_eq!(fs::read_to_string(ws.path().join("a")).unwrap(), "new");
+        from.move_to(a, &to, a, Existing::Replace).unwrap();
+        assert_eq!(fs::read_to_string(ws.path().join("to/a")).unwrap(), "new");
+        to.move_to(a, &from, b, Existing::Keep).unwrap();
+        assert_eq!(fs::read_to_string(ws.path().join("b")).unwrap(), "new");
+        assert!(!ws.path().join("to/a").exists());
+    }
+}

@@ -1,26 +1,31 @@
 //! [`Directory`](super::Directory) on Linux: a descriptor, and `*at` calls relative to it
 //! that never follow a link.
 
-use std::ffi::{CStr, CString, OsStr};
+use std::ffi::{CStr, CString, OsStr, OsString};
 use std::fs::{File, Permissions};
 use std::io;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::unix::ffi::OsStringExt;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Component, Path};
 
 use rustix::fs::{
-    AtFlags, CWD, Dir, FileType, Mode, OFlags, ResolveFlags, fstat, fsync, mkdirat, openat,
-    openat2, renameat, statat, unlinkat,
+    AtFlags, CWD, Dir, FileType, Mode, OFlags, RenameFlags, ResolveFlags, fstat, fsync, linkat,
+    mkdirat, openat, openat2, renameat, renameat_with, statat, unlinkat,
 };
 use rustix::io::Errno;
 
-use super::{Entry, Kind};
+use super::{Entry, Existing, Kind, Parents};
 
 /// An open directory (an `O_PATH` descriptor: enough to name entries against).
 pub(super) type Handle = OwnedFd;
 
 /// How a directory on the way is opened: no reading or writing through it, no link.
 const PATH_FLAGS: OFlags = OFlags::PATH.union(OFlags::DIRECTORY).union(OFlags::CLOEXEC);
+/// How a directory is opened to read its entries or flush it.
+const READ_DIRECTORY: OFlags = OFlags::RDONLY
+    .union(OFlags::DIRECTORY)
+    .union(OFlags::CLOEXEC);
 
 /// The mode of created directories and files before the umask, as `std::fs` uses.
 const DIRECTORY_MODE: u32 = 0o777;
@@ -51,14 +56,35 @@ pub(super) fn open_creating(path: &Path) -> io::Result<Handle> {
                 return Err(error);
             };
             let above = open_creating(parent)?;
-            match mkdirat(&above, name, Mode::from_raw_mode(DIRECTORY_MODE)) {
-                Ok(()) | Err(Errno::EXIST) => {}
-                Err(errno) => return Err(errno.into()),
-            }
-            step(above.as_fd(), name)
+            make_and_step(above.as_fd(), name)
         }
         opened => opened,
     }
+}
+
+/// Create the directory `name` in `dir` unless it exists, then open it as [`step`] does.
+fn make_and_step(dir: BorrowedFd<'_>, name: &OsStr) -> io::Result<Handle> {
+    match mkdirat(dir, name, Mode::from_raw_mode(DIRECTORY_MODE)) {
+        Ok(()) | Err(Errno::EXIST) => {}
+        Err(errno) => return Err(errno.into()),
+    }
+    step(dir, name)
+}
+
+/// The directory `relative` below `dir`, one plain name at a time (`.` and `..` and
+/// absolute paths are refused: they could leave `dir`).
+pub(super) fn subdirectory(dir: &Handle, relative: &Path, parents: Parents) -> io::Result<Handle> {
+    let mut current = openat(dir, ".", PATH_FLAGS, Mode::empty())?;
+    for component in relative.components() {
+        let Component::Normal(name) = component else {
+            return Err(io::ErrorKind::InvalidInput.into());
+        };
+        current = match parents {
+            Parents::Create => make_and_step(current.as_fd(), name)?,
+            Parents::MustExist => step(current.as_fd(), name)?,
+        };
+    }
+    Ok(current)
 }
 
 /// The walk for kernels without `openat2`: from the root (or the working directory),
@@ -120,9 +146,64 @@ pub(super) fn create_new(dir: &Handle, name: &OsStr) -> io::Result<File> {
     Ok(File::from(fd))
 }
 
-/// Rename `from` to `to`, both in `dir`.
-pub(super) fn rename(dir: &Handle, from: &OsStr, to: &OsStr) -> io::Result<()> {
-    Ok(renameat(dir, from, dir, to)?)
+/// The entries of `dir`, read through a descriptor that may be read (`O_PATH` ones
+/// cannot be).
+pub(super) fn list(dir: &Handle) -> io::Result<Vec<(OsString, Kind)>> {
+    let readable = openat(dir, ".", READ_DIRECTORY, Mode::empty())?;
+    let mut entries = Vec::new();
+    for child in Dir::read_from(&readable)? {
+        let child = child?;
+        let name = child.file_name();
+        if name == c"." || name == c".." {
+            continue;
+        }
+        let name = OsString::from_vec(name.to_bytes().to_vec());
+        let kind = match child.file_type() {
+            FileType::RegularFile => Kind::File,
+            FileType::Directory => Kind::Directory,
+            FileType::Symlink => Kind::Symlink,
+            // `getdents` may not say: ask the entry itself.
+            FileType::Unknown => entry(dir, &name)?.kind,
+            _ => Kind::Other,
+        };
+        entries.push((name, kind));
+    }
+    Ok(entries)
+}
+
+/// Open `name` in `dir` for reading; a link there fails with `ELOOP`.
+pub(super) fn open_file(dir: &Handle, name: &OsStr) -> io::Result<File> {
+    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    Ok(File::from(openat(dir, name, flags, Mode::empty())?))
+}
+
+/// Move `from` in `dir` to `to` in `target`. Keeping what is there uses
+/// `RENAME_NOREPLACE`; a filesystem without it gets a hard link and an unlink (files),
+/// else a look and a rename.
+pub(super) fn move_to(
+    dir: &Handle,
+    from: &OsStr,
+    target: &Handle,
+    to: &OsStr,
+    existing: Existing,
+) -> io::Result<()> {
+    if existing == Existing::Replace {
+        return Ok(renameat(dir, from, target, to)?);
+    }
+    match renameat_with(dir, from, target, to, RenameFlags::NOREPLACE) {
+        Err(Errno::INVAL | Errno::NOSYS) => {}
+        moved => return Ok(moved?),
+    }
+    match linkat(dir, from, target, to, AtFlags::empty()) {
+        Ok(()) => return Ok(unlinkat(dir, from, AtFlags::empty())?),
+        Err(Errno::EXIST) => return Err(Errno::EXIST.into()),
+        Err(_) => {}
+    }
+    match statat(target, to, AtFlags::SYMLINK_NOFOLLOW) {
+        Ok(_) => Err(Errno::EXIST.into()),
+        Err(Errno::NOENT) => Ok(renameat(dir, from, target, to)?),
+        Err(errno) => Err(errno.into()),
+    }
 }
 
 /// Unlink `name` (not a directory) from `dir`.
@@ -144,8 +225,12 @@ pub(super) fn remove_tree(dir: &Handle, name: &OsStr) -> io::Result<()> {
 }
 
 fn remove_tree_at(parent: BorrowedFd<'_>, name: &CStr) -> io::Result<()> {
-    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-    let fd = match openat(parent, name, flags, Mode::empty()) {
+    let fd = match openat(
+        parent,
+        name,
+        READ_DIRECTORY | OFlags::NOFOLLOW,
+        Mode::empty(),
+    ) {
         Ok(fd) => fd,
         // A link (`ELOOP`) or a file (`ENOTDIR`) now: it goes as an entry.
         Err(Errno::LOOP | Errno::NOTDIR) => return Ok(unlinkat(parent, name, AtFlags::empty())?),
@@ -177,12 +262,7 @@ fn remove_tree_at(parent: BorrowedFd<'_>, name: &CStr) -> io::Result<()> {
 /// Flush `dir`'s entries to disk (through a descriptor that may be read: `O_PATH` ones
 /// cannot be flushed).
 pub(super) fn sync(dir: &Handle) -> io::Result<()> {
-    let readable = openat(
-        dir,
-        ".",
-        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
-        Mode::empty(),
-    )?;
+    let readable = openat(dir, ".", READ_DIRECTORY, Mode::empty())?;
     Ok(fsync(readable)?)
 }
 
