@@ -133,5 +133,7 @@ pub(crate) fn reader_engine<S: AsRef<str>>(
         )
         .build()
         .unwrap();
-    PermissionEngine::builder(profile).workspace(workspace).build()
+    PermissionEngine::builder(profile)
+        .workspace(workspace)
+        .build()
 }

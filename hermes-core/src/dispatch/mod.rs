@@ -27,6 +27,7 @@ mod approval;
 mod budget;
 mod builder;
 pub(crate) mod cap;
+mod clock;
 mod defaults;
 mod idempotency;
 mod invoke;
@@ -112,7 +113,7 @@ pub struct Dispatcher {
 /// A call after steps 1 to 3, before it runs.
 pub(crate) struct Pending<'c> {
     call: &'c ToolCall,
-    started: quanta::Instant,
+    started: clock::Started,
     /// Errors boxed here and below: failures are the rare case, and these structs move
     /// through every layer.
     prepared: Result<(Arc<Entry>, Value), Box<ToolError>>,
@@ -137,7 +138,7 @@ impl Pending<'_> {
         self,
     ) -> (
         Result<(Arc<Entry>, Value), Ran>,
-        quanta::Instant,
+        clock::Started,
         Vec<Repair>,
     ) {
         let ready = match self.prepared {
@@ -307,9 +308,9 @@ impl Dispatcher {
 
     /// Steps 1 to 3, with the `tool_call_started` and `tool_call_repaired` events.
     pub(crate) fn begin<'c>(&self, call: &'c ToolCall, run: &RunContext) -> Pending<'c> {
-        // quanta reads the CPU's counter: a third of what a clock_gettime pair costs in a
+        // The CPU's counter, read raw: a third of what a clock_gettime pair costs in a
         // VM, and this pair is on every call.
-        let started = quanta::Instant::now();
+        let started = clock::Started::now();
         run.emit(|| AgentEvent::ToolCallStarted {
             tool_call_id: call.id.clone(),
             name: call.name().to_owned(),
@@ -406,7 +407,7 @@ impl Dispatcher {
     fn settle(
         &self,
         ran: Ran,
-        started: quanta::Instant,
+        started: clock::Started,
         repairs: Vec<Repair>,
         run: &RunContext,
     ) -> Done {
