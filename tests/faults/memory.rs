@@ -6,10 +6,14 @@ use std::time::Duration;
 use super::support::memory;
 use super::support::server::{FaultServer, Reply};
 use super::{
-    MODES, Mode, agent, assert_completed, calls, openai, quick_retries, run, runs_of, text,
+    MODES, Mode, agent, assert_completed, assert_failed, calls, openai, quick_retries, run,
+    runs_of, text,
 };
 
 const HUGE: usize = 64 * 1024 * 1024;
+
+/// The peak-RSS figure is process-wide: the tests measuring it take turns.
+static MEASURING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 #[tokio::test]
 async fn a_huge_error_page_is_not_read_whole() {
@@ -30,6 +34,7 @@ async fn a_huge_error_page_is_not_read_whole() {
     let agent = agent(mode, openai(&server, quick_retries(4)), &runs)
         .build()
         .unwrap();
+    let _turn = MEASURING.lock().await;
     let reset = memory::reset_peak();
     let before = memory::rss();
     let outcome = run(&agent).await;
@@ -66,4 +71,37 @@ async fn keep_alive_comments_cannot_hold_a_run_past_its_timeout() {
         );
         assert_eq!(server.count(), 1);
     }
+}
+
+#[tokio::test]
+async fn a_huge_answer_is_refused_not_read_whole() {
+    const ANSWER: usize = 80 * 1024 * 1024;
+    let runs = Arc::default();
+    let mode = Mode::Whole;
+    // A wrong URL serving a large file: a 200 whose body never ends in time.
+    let server = FaultServer::scripted(vec![Reply::HugeError {
+        status: 200,
+        bytes: ANSWER,
+    }]);
+    let agent = agent(mode, openai(&server, quick_retries(4)), &runs)
+        .build()
+        .unwrap();
+    let _turn = MEASURING.lock().await;
+    let reset = memory::reset_peak();
+    let before = memory::rss();
+    let outcome = run(&agent).await;
+    let growth = memory::peak_rss().saturating_sub(before);
+    assert_failed(&outcome, "longer than 64 MiB", mode);
+    assert_eq!(runs_of(&runs), 0);
+    assert_eq!(
+        server.count(),
+        1,
+        "an answer too long is not asked for again"
+    );
+    // The 64 MiB read before giving up, not the whole 80 MiB and a copy of it as text.
+    assert!(
+        growth < 100 * 1024 * 1024,
+        "peak RSS grew by {:.0} MiB over an 80 MiB answer (peak reset: {reset})",
+        memory::mib(growth)
+    );
 }

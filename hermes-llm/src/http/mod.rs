@@ -25,6 +25,32 @@ const MAX_ERROR_BODY: usize = 2048;
 /// bound on what a server's error page can cost.
 const MAX_ERROR_READ: usize = 16 * 1024;
 
+/// The longest whole (not streamed) answer read: far above any model's answer, and a
+/// bound on what a wrong URL serving a large file can cost.
+const MAX_ANSWER_BYTES: usize = 64 << 20;
+
+/// The body up to `limit` bytes, and how it ended: `Ok(true)` whole, `Ok(false)` cut at
+/// the limit, or the error that broke it off (the bytes before it are kept).
+async fn read_at_most(
+    mut response: reqwest::Response,
+    limit: usize,
+) -> (Vec<u8>, Result<bool, reqwest::Error>) {
+    let mut body = Vec::new();
+    loop {
+        match response.chunk().await {
+            Ok(Some(chunk)) => {
+                body.extend_from_slice(&chunk);
+                if body.len() > limit {
+                    body.truncate(limit);
+                    return (body, Ok(false));
+                }
+            }
+            Ok(None) => return (body, Ok(true)),
+            Err(error) => return (body, Err(error)),
+        }
+    }
+}
+
 /// A client and its retry policy.
 #[derive(Debug, Clone)]
 pub(crate) struct Http {
@@ -100,10 +126,20 @@ impl Http {
         what: &str,
     ) -> Result<T, LlmError> {
         let response = self.post(url, headers, body, deadline).await?;
-        let text = response.text().await.map_err(|error| LlmError::Transport {
+        let (bytes, ending) = read_at_most(response, MAX_ANSWER_BYTES).await;
+        let whole = ending.map_err(|error| LlmError::Transport {
             message: "the connection broke while reading the answer".to_owned(),
             source: Some(Box::new(error)),
         })?;
+        if !whole {
+            return Err(LlmError::InvalidResponse {
+                message: format!(
+                    "the answer is longer than {} MiB; no model answer is that long (a wrong URL?)",
+                    MAX_ANSWER_BYTES >> 20
+                ),
+            });
+        }
+        let text = String::from_utf8_lossy(&bytes);
         serde_json::from_str(&text).map_err(|error| LlmError::InvalidResponse {
             message: format!(
                 "the answer is not {what} ({error}): {}",
@@ -153,16 +189,10 @@ fn transport_error(url: &str, error: reqwest::Error) -> LlmError {
 
 /// An error status with what the server said: the `error.message` of a JSON body, or
 /// the text. Reads at most [`MAX_ERROR_READ`] bytes of the body.
-pub(crate) async fn status_error(mut response: reqwest::Response) -> LlmError {
+pub(crate) async fn status_error(response: reqwest::Response) -> LlmError {
     let status = response.status().as_u16();
-    let mut body = Vec::new();
-    while body.len() < MAX_ERROR_READ {
-        match response.chunk().await {
-            Ok(Some(chunk)) => body.extend_from_slice(&chunk),
-            Ok(None) | Err(_) => break,
-        }
-    }
-    body.truncate(MAX_ERROR_READ);
+    // However it ended, what came is the message.
+    let (body, _) = read_at_most(response, MAX_ERROR_READ).await;
     LlmError::Status {
         status,
         body: server_message(&String::from_utf8_lossy(&body)),
