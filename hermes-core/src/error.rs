@@ -41,6 +41,17 @@ impl Violation {
     }
 }
 
+impl Violation {
+    /// A copy fit to send: the message bounded and defused.
+    fn bounded(&self) -> Self {
+        Self {
+            path: bound_chars(&self.path, MAX_VIOLATION_CHARS).into_owned(),
+            keyword: self.keyword.clone(),
+            message: defuse_tags(&bound_chars(&self.message, MAX_VIOLATION_CHARS)).into_owned(),
+        }
+    }
+}
+
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let path = if self.path.is_empty() {
@@ -180,6 +191,11 @@ fn suggest(close: &[String], available: &[String]) -> String {
 
 /// The longest error message sent to the model, in chars.
 const MAX_MESSAGE_CHARS: usize = 2000;
+/// The most violations listed one by one in an error's JSON; `more_violations` counts
+/// the rest. With each bounded, the JSON stays whole under any result cap.
+const MAX_VIOLATIONS: usize = 20;
+/// The longest violation message kept (a message can quote a whole argument value).
+const MAX_VIOLATION_CHARS: usize = 300;
 
 fn join(violations: &[Violation]) -> String {
     let parts: Vec<String> = violations.iter().map(ToString::to_string).collect();
@@ -324,11 +340,24 @@ impl ToolError {
             kind: self.kind().as_str(),
             message,
             violations: None,
+            more_violations: None,
             close_names: None,
             requires_confirmation: None,
         };
         match self {
-            Self::InvalidArguments { violations } => body.violations = Some(violations),
+            Self::InvalidArguments { violations } => {
+                body.violations = Some(
+                    violations
+                        .iter()
+                        .take(MAX_VIOLATIONS)
+                        .map(Violation::bounded)
+                        .collect(),
+                );
+                body.more_violations = violations
+                    .len()
+                    .checked_sub(MAX_VIOLATIONS)
+                    .filter(|more| *more > 0);
+            }
             Self::NotFound { close, .. } => body.close_names = Some(close),
             Self::ApprovalDenied { .. } => body.requires_confirmation = Some(true),
             _ => {}
@@ -347,7 +376,10 @@ struct WireBody<'a> {
     kind: &'static str,
     message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    violations: Option<&'a [Violation]>,
+    violations: Option<Vec<Violation>>,
+    /// How many violations were left out of `violations`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    more_violations: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     close_names: Option<&'a [String]>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -575,6 +607,34 @@ mod tests {
         let message = value["error"]["message"].as_str().unwrap();
         assert!(message.contains("at `/days`: 9 is greater"), "{message}");
         assert!(message.contains("at `(root)`"), "{message}");
+    }
+
+    #[test]
+    fn many_long_violations_stay_within_bounds() {
+        let long = "x".repeat(10_000);
+        let err = ToolError::InvalidArguments {
+            violations: (0..2000)
+                .map(|i| {
+                    Violation::new(
+                        format!("/tags/{i}"),
+                        "type",
+                        format!("{long} is not a string"),
+                    )
+                })
+                .collect(),
+        };
+        let content = err.to_content();
+        assert!(content.len() < 16 * 1024, "{} bytes", content.len());
+        let value: serde_json::Value = serde_json::from_str(&content).unwrap();
+        assert_eq!(
+            value["error"]["violations"].as_array().unwrap().len(),
+            MAX_VIOLATIONS
+        );
+        assert_eq!(value["error"]["more_violations"], 2000 - MAX_VIOLATIONS);
+        let few = ToolError::InvalidArguments {
+            violations: vec![Violation::new("/a", "type", "short")],
+        };
+        assert!(few.to_json()["error"].get("more_violations").is_none());
     }
 
     #[test]

@@ -46,6 +46,11 @@ pub(super) struct Block {
     arguments: Option<(usize, Option<usize>, Shape)>,
     /// How much of the arguments text was handed out.
     arguments_taken: usize,
+    /// The top-level keys that matter, as they were seen: `name`, `arguments`.
+    seen: [bool; 2],
+    /// The first of them written twice: the block is refused (which one counts would
+    /// depend on how the text was chunked).
+    pub(super) repeated: Option<&'static str>,
 }
 
 impl Block {
@@ -62,6 +67,8 @@ impl Block {
             name: None,
             arguments: None,
             arguments_taken: 0,
+            seen: [false; 2],
+            repeated: None,
         }
     }
 
@@ -76,7 +83,10 @@ impl Block {
         self.text.push(c);
         let (was_phase, was_depth, was_in_string) = (self.phase, self.depth, self.in_string);
         self.scan(c);
+        // The first `arguments` value is the one streamed; a second one makes the block
+        // an error (`repeated`), whatever the chunks.
         if self.key == "arguments"
+            && self.arguments.is_none()
             && self.depth <= 2
             && was_phase == Phase::Colon
             && self.phase == Phase::Value
@@ -151,7 +161,8 @@ impl Block {
                     self.phase = Phase::Done;
                 }
             }
-            ',' if self.depth == 1 => self.phase = Phase::Key,
+            // Past the first object (lenient: several in one block) nothing is tracked.
+            ',' if self.depth == 1 && self.phase != Phase::Done => self.phase = Phase::Key,
             ':' => {}
             c if c.is_whitespace() => {}
             _ if self.depth == 1 && self.phase == Phase::Colon => self.phase = Phase::Value,
@@ -175,7 +186,10 @@ impl Block {
             return;
         }
         match self.phase {
-            Phase::InKey => self.phase = Phase::Colon,
+            Phase::InKey => {
+                self.phase = Phase::Colon;
+                self.note_key();
+            }
             Phase::Value if self.key == "name" && self.name.is_none() => {
                 let raw = format!("\"{}\"", self.name_raw);
                 self.name = serde_json::from_str::<String>(&raw)
@@ -183,6 +197,18 @@ impl Block {
                     .filter(|name| !name.is_empty());
             }
             _ => {}
+        }
+    }
+
+    /// Remember a top-level `name` or `arguments` key, and the first one repeated.
+    fn note_key(&mut self) {
+        let (slot, key) = match self.key.as_str() {
+            "name" => (0, "name"),
+            "arguments" => (1, "arguments"),
+            _ => return,
+        };
+        if std::mem::replace(&mut self.seen[slot], true) && self.repeated.is_none() {
+            self.repeated = Some(key);
         }
     }
 
@@ -228,6 +254,23 @@ mod tests {
             r#"{"city": "Paris", "n": [1, 2]}"#
         );
         assert!(block.is_complete_json());
+    }
+
+    #[test]
+    fn a_repeated_key_is_noticed_and_the_first_arguments_stream() {
+        let mut block = scan(r#"{"name": "f", "arguments": {"a": 1}, "arguments": {"b": 2}}"#);
+        assert_eq!(block.repeated, Some("arguments"));
+        assert_eq!(block.take_arguments_delta(), r#"{"a": 1}"#);
+        let block = scan(r#"{"name": "a", "name": "b", "arguments": {}}"#);
+        assert_eq!(
+            (block.repeated, block.name.as_deref()),
+            (Some("name"), Some("a"))
+        );
+        let nested = scan(r#"{"name": "a", "arguments": {"name": "x", "arguments": 1}}"#);
+        assert_eq!(
+            nested.repeated, None,
+            "keys inside the arguments are theirs"
+        );
     }
 
     #[test]

@@ -454,6 +454,12 @@ impl HermesParser {
                 format!("block {index} is empty"),
             ));
         }
+        if let Some(key) = block.repeated {
+            return Err(issue(
+                IssueKind::MalformedJson,
+                format!("block {index} has more than one `{key}` key; write each key once"),
+            ));
+        }
         let values = match serde_json::from_str::<Value>(text) {
             Ok(value) => vec![value],
             Err(error) if !self.options.lenient => {
