@@ -13,16 +13,57 @@ use tokio::time::Instant;
 use tokio::time::error::Elapsed;
 use tokio_util::sync::CancellationToken;
 
-use crate::{Tool, ToolContext, ToolError, ToolOutput};
+use crate::{Tool, ToolContext, ToolError, ToolFuture, ToolOutput};
 
 /// Dropping this future drops the tool's mid-call.
 ///
 /// A tool that answers on its first poll never touches the timer or the cancellation
 /// token's waiter list: most calls are such, and those two cost more than the rest of
 /// the gateway together. The timeout counts from the first time the tool had to wait.
+/// A call started: answered already (a synchronous tool), or a future to wait on.
+pub(crate) enum Started<'a> {
+    /// The tool answered inside `run`, or failed to start.
+    Done(Result<ToolOutput, ToolError>),
+    /// The tool has to wait: [`finish`] it.
+    Waiting(ToolFuture<'a>),
+}
+
+/// Start a call: refused if the run was cancelled; a synchronous tool does its work
+/// inside `run` itself, and its answer comes back with no future to poll.
+pub(crate) fn start<'a>(tool: &'a dyn Tool, args: Value, ctx: &'a ToolContext) -> Started<'a> {
+    let spec = tool.spec();
+    if ctx.run_cancellation().is_cancelled() {
+        return Started::Done(Err(ToolError::Cancelled {
+            tool: spec.name().to_owned(),
+        }));
+    }
+    let mut future = match catch_unwind(AssertUnwindSafe(|| tool.run(args, ctx))) {
+        Ok(future) => future,
+        Err(panic) => return Started::Done(Err(panicked(spec.name(), panic.as_ref()))),
+    };
+    match future.take_ready() {
+        Some(outcome) => Started::Done(outcome),
+        None => Started::Waiting(future),
+    }
+}
+
+/// Run a call through to its end.
 pub(crate) async fn invoke(
     tool: &dyn Tool,
     args: Value,
+    ctx: &ToolContext,
+) -> Result<ToolOutput, ToolError> {
+    match start(tool, args, ctx) {
+        Started::Done(outcome) => outcome,
+        Started::Waiting(future) => finish(tool, future, ctx).await,
+    }
+}
+
+/// The rest of a call whose tool had to wait: polled under its panic guard, then under
+/// the timeout and the run's cancellation.
+pub(crate) async fn finish(
+    tool: &dyn Tool,
+    future: ToolFuture<'_>,
     ctx: &ToolContext,
 ) -> Result<ToolOutput, ToolError> {
     let spec = tool.spec();
@@ -30,17 +71,6 @@ pub(crate) async fn invoke(
     let cancelled = || ToolError::Cancelled {
         tool: spec.name().to_owned(),
     };
-    if run_token.is_cancelled() {
-        return Err(cancelled());
-    }
-    // A synchronous tool does its work inside `run` itself.
-    let mut future = match catch_unwind(AssertUnwindSafe(|| tool.run(args, ctx))) {
-        Ok(future) => future,
-        Err(panic) => return Err(panicked(spec.name(), panic.as_ref())),
-    };
-    if let Some(outcome) = future.take_ready() {
-        return outcome;
-    }
     let mut run = pin!(AssertUnwindSafe(future).catch_unwind());
     let outcome = match poll!(run.as_mut()) {
         Poll::Ready(outcome) => Ok(outcome),

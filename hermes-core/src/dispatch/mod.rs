@@ -460,10 +460,15 @@ impl Dispatcher {
         // on the hot path.
         let ctx = ToolContext::for_call(run.shared(), &self.gate, call.id.clone());
         let mut permission = Permission::default();
-        let outcome = self
-            .authorize_and_run(&entry, args, &ctx, run, &mut permission)
-            .instrument(span)
-            .await
+        let steps = self.authorize_and_run(&entry, args, &ctx, run, &mut permission);
+        // Not wrapped when there is no span: the wrapper is one more move and two more
+        // calls on every poll.
+        let outcome = if span.is_disabled() {
+            steps.await
+        } else {
+            steps.instrument(span).await
+        };
+        let outcome = outcome
             .map(|(content, replayed)| (self.output(&entry, content), replayed))
             .map_err(Box::new);
         Ran {
@@ -553,7 +558,14 @@ impl Dispatcher {
                     .run_once(run.session_id(), key, || execute(entry, args, ctx));
                 Box::pin(once).await
             }
-            None => Ok((execute(entry, args, ctx).await?, false)),
+            // A synchronous tool answers here: no future of `execute` to build and move.
+            None => match invoke::start(entry.tool().as_ref(), args, ctx) {
+                invoke::Started::Done(outcome) => Ok((outcome?.into_content(), false)),
+                invoke::Started::Waiting(future) => {
+                    let output = invoke::finish(entry.tool().as_ref(), future, ctx).await?;
+                    Ok((output.into_content(), false))
+                }
+            },
         }
     }
 }
