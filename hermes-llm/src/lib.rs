@@ -54,3 +54,24 @@ pub use http::RetryPolicy;
 #[cfg(feature = "local")]
 pub use local::{LocalBackend, LocalBuilder, MODEL_PATH_ENV};
 pub use openai::{OpenAiBackend, OpenAiBuilder};
+
+/// Internals the fuzz targets in `fuzz/` drive; not part of the API, may change at any time.
+#[doc(hidden)]
+pub mod __fuzz {
+    use futures_util::{Stream, StreamExt};
+
+    /// One server-sent event as the streaming backends see it: its `event:` name and
+    /// its `data:` lines joined.
+    pub type SseEvent = (Option<String>, String);
+
+    /// The events the SSE decoder reads from `response`'s body, chunk by chunk as the
+    /// body arrives; a transport error as its message.
+    pub fn sse_events(
+        response: reqwest::Response,
+    ) -> impl Stream<Item = Result<SseEvent, String>> + Send {
+        crate::http::events(response).map(|item| {
+            item.map(|event| (event.event, event.data))
+                .map_err(|error| error.to_string())
+        })
+    }
+}
