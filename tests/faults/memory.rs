@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::support::memory;
-use super::support::server::{FaultServer, Reply};
+use super::support::server::{End, FaultServer, Reply};
 use super::{
     MODES, Mode, agent, assert_completed, assert_failed, calls, openai, quick_retries, run,
     runs_of, text,
@@ -12,7 +12,8 @@ use super::{
 
 const HUGE: usize = 64 * 1024 * 1024;
 
-/// The peak-RSS figure is process-wide: the tests measuring it take turns.
+/// The peak-RSS figure is process-wide: the tests measuring it, and the ones
+/// allocating much, take turns.
 static MEASURING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 #[tokio::test]
@@ -104,4 +105,23 @@ async fn a_huge_answer_is_refused_not_read_whole() {
         "peak RSS grew by {:.0} MiB over an 80 MiB answer (peak reset: {reset})",
         memory::mib(growth)
     );
+}
+
+#[tokio::test]
+async fn an_endless_streamed_event_is_refused() {
+    let runs = Arc::default();
+    let mode = Mode::Streamed;
+    // Large itself: not beside a test that measures the peak.
+    let _turn = MEASURING.lock().await;
+    // One `data:` line of 20 MiB: a server that never ends its line.
+    let server = FaultServer::scripted(vec![Reply::Sse {
+        events: vec!["x".repeat(20 << 20)],
+        end: End::Done,
+    }]);
+    let agent = agent(mode, openai(&server, quick_retries(4)), &runs)
+        .build()
+        .unwrap();
+    let outcome = run(&agent).await;
+    assert_failed(&outcome, "longer than 16 MiB", mode);
+    assert_eq!(runs_of(&runs), 0);
 }

@@ -13,6 +13,10 @@ pub(crate) struct SseEvent {
     pub(crate) data: String,
 }
 
+/// The longest event read: far above any answer's chunk, and a bound on what a server
+/// that never ends a line can cost.
+const MAX_EVENT_BYTES: usize = 16 << 20;
+
 /// Turns bytes into events.
 #[derive(Debug, Default)]
 pub(crate) struct Decoder {
@@ -20,11 +24,16 @@ pub(crate) struct Decoder {
     after_cr: bool,
     event: Option<String>,
     data: Option<String>,
+    /// An event outgrew [`MAX_EVENT_BYTES`]: nothing more is read.
+    too_long: bool,
 }
 
 impl Decoder {
     pub(crate) fn push(&mut self, bytes: &[u8], out: &mut Vec<SseEvent>) {
         for &byte in bytes {
+            if self.too_long {
+                return;
+            }
             if self.after_cr {
                 self.after_cr = false;
                 if byte == b'\n' {
@@ -37,9 +46,18 @@ impl Decoder {
                     self.after_cr = true;
                     self.end_line(out);
                 }
-                other => self.line.push(other),
+                other => {
+                    self.line.push(other);
+                    let pending = self.line.len() + self.data.as_ref().map_or(0, String::len);
+                    self.too_long = pending > MAX_EVENT_BYTES;
+                }
             }
         }
+    }
+
+    /// Whether an event outgrew the bound (the stream must end with an error).
+    pub(crate) fn too_long(&self) -> bool {
+        self.too_long
     }
 
     /// The body ended: a last event without its blank line still counts.
@@ -108,6 +126,17 @@ pub(crate) fn events(
                 if ended {
                     return None;
                 }
+                // The events before it first, then the refusal, then the end.
+                if decoder.too_long() {
+                    ended = true;
+                    let error = LlmError::InvalidResponse {
+                        message: format!(
+                            "a streamed event is longer than {} MiB; refused",
+                            MAX_EVENT_BYTES >> 20
+                        ),
+                    };
+                    return Some((Err(error), (bytes, decoder, ready, ended)));
+                }
                 let mut out = Vec::new();
                 match bytes.next().await {
                     Some(Ok(chunk)) => decoder.push(&chunk, &mut out),
@@ -157,6 +186,24 @@ mod tests {
         let chars: Vec<String> = whole.chars().map(String::from).collect();
         let pieces: Vec<&str> = chars.iter().map(String::as_str).collect();
         assert_eq!(data(&decode(&pieces)), expected);
+    }
+
+    #[test]
+    fn an_endless_line_stops_at_the_bound() {
+        let mut decoder = Decoder::default();
+        let mut out = Vec::new();
+        decoder.push(b"data: ", &mut out);
+        let block = vec![b'x'; 1 << 20];
+        for _ in 0..17 {
+            decoder.push(&block, &mut out);
+        }
+        assert!(decoder.too_long());
+        assert!(
+            decoder.line.len() <= MAX_EVENT_BYTES + 1,
+            "{}",
+            decoder.line.len()
+        );
+        assert!(out.is_empty());
     }
 
     #[test]
