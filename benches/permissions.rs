@@ -36,7 +36,10 @@ fn bench_permissions(c: &mut Criterion) {
     group.bench_function("baseline", |b| b.iter(|| set.is_match(black_box(path))));
 
     let engine = common::reader_engine(&root, &globs);
-    for (name, path) in [("path_100_rules", path), ("path_100_rules_new_file", new_file)] {
+    for (name, path) in [
+        ("path_100_rules", path),
+        ("path_100_rules_new_file", new_file),
+    ] {
         assert_eq!(
             engine
                 .check("file:read", BareValue::Path(path), "s")

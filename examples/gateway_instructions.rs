@@ -56,7 +56,10 @@ fn main() {
     // One call of each outside the counted functions: what happens once per process
     // (the clock's calibration, lazy statics, the first allocations) is not per call.
     let warm = runtime.block_on(dispatcher.dispatch(&call, &RunContext::new()));
-    assert_eq!(serde_json::to_string(&warm.into_message()).unwrap(), EXPECTED);
+    assert_eq!(
+        serde_json::to_string(&warm.into_message()).unwrap(),
+        EXPECTED
+    );
     baseline_calls(&baseline, &call, calls);
     gateway_calls(&runtime, &dispatcher, &call, calls);
 }
