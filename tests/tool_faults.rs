@@ -37,15 +37,11 @@ async fn run_among_echoes(faulty: Vec<Arc<dyn Tool>>) -> (AgentOutcome, usize) {
     run_with(faulty, |builder| builder).await
 }
 
-/// Held shared by every run and alone by the memory test, whose peak-RSS figure is
-/// process-wide: no other test's allocations run beside it.
-static MEMORY: tokio::sync::RwLock<()> = tokio::sync::RwLock::const_new(());
-
 async fn run_with(
     faulty: Vec<Arc<dyn Tool>>,
     configure: impl FnOnce(hermes_core::AgentBuilder) -> hermes_core::AgentBuilder,
 ) -> (AgentOutcome, usize) {
-    let _shared = MEMORY.read().await;
+    let _shared = memory::PEAK.read().await;
     run_alone(faulty, configure).await
 }
 
@@ -226,7 +222,7 @@ async fn a_100_mb_result_is_spilled_and_memory_stays_bounded() {
     const SIZE: usize = 100 * 1024 * 1024;
     let scratch = tempfile::tempdir().unwrap();
     let budget = ResultBudget::default().with_scratch_dir(scratch.path());
-    let _alone = MEMORY.write().await;
+    let _alone = memory::PEAK.write().await;
     let reset = memory::reset_peak();
     let before = memory::rss();
     let (outcome, echo_runs) =

@@ -12,10 +12,6 @@ use super::{
 
 const HUGE: usize = 64 * 1024 * 1024;
 
-/// The peak-RSS figure is process-wide: the tests measuring it, and the ones
-/// allocating much, take turns.
-static MEASURING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
-
 #[tokio::test]
 async fn a_huge_error_page_is_not_read_whole() {
     let runs = Arc::default();
@@ -35,7 +31,7 @@ async fn a_huge_error_page_is_not_read_whole() {
     let agent = agent(mode, openai(&server, quick_retries(4)), &runs)
         .build()
         .unwrap();
-    let _turn = MEASURING.lock().await;
+    let _turn = memory::PEAK.write().await;
     let reset = memory::reset_peak();
     let before = memory::rss();
     let outcome = run(&agent).await;
@@ -87,7 +83,7 @@ async fn a_huge_answer_is_refused_not_read_whole() {
     let agent = agent(mode, openai(&server, quick_retries(4)), &runs)
         .build()
         .unwrap();
-    let _turn = MEASURING.lock().await;
+    let _turn = memory::PEAK.write().await;
     let reset = memory::reset_peak();
     let before = memory::rss();
     let outcome = run(&agent).await;
@@ -112,7 +108,7 @@ async fn an_endless_streamed_event_is_refused() {
     let runs = Arc::default();
     let mode = Mode::Streamed;
     // Large itself: not beside a test that measures the peak.
-    let _turn = MEASURING.lock().await;
+    let _turn = memory::PEAK.write().await;
     // One `data:` line of 20 MiB: a server that never ends its line.
     let server = FaultServer::scripted(vec![Reply::Sse {
         events: vec!["x".repeat(20 << 20)],

@@ -1,5 +1,10 @@
 //! The process's resident memory, from `/proc/self/status` (Linux).
 
+/// The peak (`VmHWM`) is process-wide, and a test binary's tests run side by side: a
+/// test that measures it, or allocates much, holds this alone (`write`); other runs
+/// may hold it shared (`read`).
+pub static PEAK: tokio::sync::RwLock<()> = tokio::sync::RwLock::const_new(());
+
 /// A `kB` field of `/proc/self/status`, in bytes.
 fn status_field(name: &str) -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
